@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
+import type { Static, TSchema } from '@sinclair/typebox';
+import { compile, describeErrors, type EventDef, type EventEnvelope } from '@postbus/contracts';
+import { currentRequestId, newRequestId, runWithContext } from '@postbus/kit';
+import type { BusConnection } from './connection';
+import { isPermanent } from './errors';
+import { notify, secondsSince, type EventOutcome } from './observer';
+
+export interface OutgoingEvent {
+  id?: string;
+  name: string;
+  data: unknown;
+  occurredAt?: string;
+  requestId?: string;
+}
+
+export function envelope<T extends TSchema>(def: EventDef<T>, data: Static<T>): OutgoingEvent {
+  const check = compile(def.schema);
+  if (!check(data)) throw new Error(`event ${def.name} does not match its contract: ${describeErrors(check.errors)}`);
+  return { id: randomUUID(), name: def.name, data, occurredAt: new Date().toISOString() };
+}
+
+/** Publishes events on the topic exchange and resolves only once the broker confirmed them. */
+export class EventPublisher {
+  private channel?: ConfirmChannel;
+
+  private constructor(private readonly bus: BusConnection) {}
+
+  static async create(bus: BusConnection): Promise<EventPublisher> {
+    const pub = new EventPublisher(bus);
+    await bus.register(async (model) => {
+      const ch = await model.createConfirmChannel();
+      ch.on('error', () => undefined);
+      ch.on('close', () => {
+        if (pub.channel === ch) pub.channel = undefined;
+      });
+      await ch.assertExchange(bus.exchange, 'topic', { durable: true });
+      pub.channel = ch;
+    });
+    return pub;
+  }
+
+  async publish(events: OutgoingEvent[]): Promise<void> {
+    const ch = this.channel;
+    if (!ch) throw new Error('broker not connected');
+    const confirms = events.map(
+      (e) =>
+        new Promise<void>((resolve, reject) => {
+          const env: EventEnvelope = { id: e.id ?? randomUUID(), name: e.name, occurredAt: e.occurredAt ?? new Date().toISOString(), data: e.data };
+          ch.publish(this.bus.exchange, e.name, Buffer.from(JSON.stringify(env)), {
+            messageId: env.id,
+            type: e.name,
+            contentType: 'application/json',
+            persistent: true,
+            headers: { 'x-request-id': e.requestId ?? currentRequestId() ?? newRequestId() },
+          }, (err) => (err ? reject(new Error(`broker refused ${e.name}`)) : resolve()));
+        }),
+    );
+    await Promise.all(confirms);
+  }
+}
+
+export interface ConsumerOptions {
+  /** Local queue name; prefixed with the namespace. */
+  queue: string;
+  /** A queue of this process alone (e.g. cache invalidation): not durable, deleted when the process goes. */
+  perProcess?: boolean;
+  /** Event names (routing keys) bound to the queue. */
+  events: string[];
+  /** Delay before each retry; its length bounds the attempts. */
+  retryDelaysMs?: number[];
+  prefetch?: number;
+  handler: (event: EventEnvelope, meta: { attempt: number; redelivered: boolean; message: ConsumeMessage }) => Promise<void>;
+}
+
+const DEFAULT_RETRIES = [1000, 5000, 30_000, 120_000, 600_000];
+
+/**
+ * A durable queue bound to events, acked by hand. A failing handler is retried through delay
+ * queues (TTL then dead-letter back to the work queue) and, when attempts run out or the error
+ * is permanent, moved to `<queue>.dead` with the reason, where an operator can read it.
+ */
+export class EventConsumer {
+  private channel?: ConfirmChannel;
+  private consumerTag?: string;
+  private unregister?: () => void;
+  private inFlight = 0;
+  private drained?: () => void;
+
+  constructor(
+    private readonly bus: BusConnection,
+    private readonly opts: ConsumerOptions,
+  ) {}
+
+  get queue(): string {
+    return this.bus.name(this.opts.queue);
+  }
+  get deadQueue(): string {
+    return `${this.queue}.dead`;
+  }
+  private get delays(): number[] {
+    return this.opts.retryDelaysMs ?? DEFAULT_RETRIES;
+  }
+  private retryQueue(delay: number): string {
+    return `${this.queue}.retry.${delay}`;
+  }
+
+  async start(): Promise<void> {
+    this.unregister = await this.bus.register(async (model) => {
+      const ch = await model.createConfirmChannel();
+      ch.on('error', () => undefined);
+      await ch.assertExchange(this.bus.exchange, 'topic', { durable: true });
+      if (this.opts.perProcess) {
+        await ch.assertQueue(this.queue, { durable: false, autoDelete: true, arguments: { 'x-expires': 60_000 } });
+      } else {
+        await this.bus.declareQueues(model, [
+          this.bus.workQueue(this.deadQueue),
+          this.bus.workQueue(this.queue, this.deadQueue),
+          ...[...new Set(this.delays)].map((delay) => this.bus.delayQueue(this.retryQueue(delay), delay, this.queue)),
+        ]);
+      }
+      for (const name of this.opts.events) await ch.bindQueue(this.queue, this.bus.exchange, name);
+      await ch.prefetch(this.opts.prefetch ?? 16);
+      const { consumerTag } = await ch.consume(this.queue, (msg) => msg && void this.onMessage(ch, msg));
+      this.channel = ch;
+      this.consumerTag = consumerTag;
+    });
+  }
+
+  private async onMessage(ch: ConfirmChannel, msg: ConsumeMessage): Promise<void> {
+    this.inFlight++;
+    const headers = msg.properties.headers ?? {};
+    const attempt = Number(headers['x-attempt'] ?? 1);
+    const requestId = String(headers['x-request-id'] ?? newRequestId());
+    const started = process.hrtime.bigint();
+    const observe = (outcome: EventOutcome) => notify(this.bus.options.observer, 'eventHandled', this.opts.queue, String(msg.properties.type ?? 'unknown'), outcome, secondsSince(started));
+    try {
+      let event: EventEnvelope;
+      try {
+        event = JSON.parse(msg.content.toString());
+      } catch {
+        await this.forward(ch, msg, this.deadQueue, { 'x-error': 'unreadable JSON', 'x-dead-at': new Date().toISOString() });
+        observe('dead');
+        return;
+      }
+      const occurredAt = Date.parse(event.occurredAt);
+      if (attempt === 1 && !msg.fields.redelivered && Number.isFinite(occurredAt)) notify(this.bus.options.observer, 'eventReceived', this.opts.queue, String(msg.properties.type ?? 'unknown'), Math.max(0, (Date.now() - occurredAt) / 1000));
+      try {
+        await runWithContext({ requestId }, () => this.opts.handler(event, { attempt, redelivered: msg.fields.redelivered, message: msg }));
+        ch.ack(msg);
+        observe('ok');
+      } catch (err) {
+        const reason = (err as Error).message ?? String(err);
+        if (this.opts.perProcess) {
+          this.bus.options.logger.warn('per-process event handler failed; dropped', { queue: this.opts.queue, event: event.name, reason });
+          ch.ack(msg);
+          return;
+        }
+        if (isPermanent(err) || attempt > this.delays.length) {
+          this.bus.options.logger.warn('event dead-lettered', { queue: this.opts.queue, event: event.name, attempt, reason });
+          await this.forward(ch, msg, this.deadQueue, { 'x-error': reason, 'x-attempt': attempt, 'x-dead-at': new Date().toISOString() });
+          observe('dead');
+        } else {
+          const delay = this.delays[attempt - 1];
+          this.bus.options.logger.info('event retry scheduled', { queue: this.opts.queue, event: event.name, attempt, delay, reason });
+          await this.forward(ch, msg, this.retryQueue(delay), { 'x-attempt': attempt + 1, 'x-last-error': reason });
+          observe('retry');
+        }
+      }
+    } catch {
+      // The channel died mid-way: the broker redelivers the unacked message.
+    } finally {
+      if (--this.inFlight === 0) this.drained?.();
+    }
+  }
+
+  /** Copies the message to `queue` with extra headers, waits for the broker's confirm, then acks. */
+  private async forward(ch: ConfirmChannel, msg: ConsumeMessage, queue: string, headers: Record<string, unknown>): Promise<void> {
+    await new Promise<void>((resolve, reject) =>
+      ch.sendToQueue(queue, msg.content, { ...msg.properties, headers: { ...msg.properties.headers, ...headers }, persistent: true }, (err) => (err ? reject(err) : resolve())),
+    );
+    ch.ack(msg);
+  }
+
+  async stop(): Promise<void> {
+    this.unregister?.(); // a reconnect must not bring a stopped component back
+    if (this.channel && this.consumerTag) await this.channel.cancel(this.consumerTag).catch(() => undefined);
+    if (this.inFlight > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+    await (this.channel as Channel | undefined)?.close().catch(() => undefined);
+  }
+}

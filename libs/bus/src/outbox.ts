@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
+import type { Logger } from '@postbus/kit';
+import { currentRequestId } from '@postbus/kit';
+import type { EventPublisher, OutgoingEvent } from './events';
+
+/** The outbox table, added to every service's migrations that announces state changes. */
+export class CreateOutbox1732200000000 implements MigrationInterface {
+  name = 'CreateOutbox1732200000000';
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE TABLE outbox (
+      seq bigserial PRIMARY KEY,
+      id uuid NOT NULL UNIQUE,
+      name text NOT NULL,
+      data jsonb NOT NULL,
+      request_id text,
+      occurred_at timestamptz NOT NULL DEFAULT now()
+    )`);
+  }
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TABLE outbox');
+  }
+}
+
+/**
+ * Writes events in the caller's transaction: they are published if and only if it commits.
+ * An event without an id gets one here, so its row and the published message share it.
+ */
+export async function writeOutbox(manager: EntityManager, events: OutgoingEvent[]): Promise<void> {
+  if (!events.length) return;
+  const values: unknown[] = [];
+  const rows = events.map((e, i) => {
+    values.push(e.id ?? randomUUID(), e.name, JSON.stringify(e.data), e.requestId ?? currentRequestId() ?? null, e.occurredAt ?? new Date().toISOString());
+    const b = i * 5;
+    return `($${b + 1}, $${b + 2}, $${b + 3}::jsonb, $${b + 4}, $${b + 5})`;
+  });
+  await manager.query(`INSERT INTO outbox (id, name, data, request_id, occurred_at) VALUES ${rows.join(', ')}`, values);
+}
+
+export interface RelayOptions {
+  batchSize?: number;
+  /** How often the relay looks for rows when nobody kicked it. */
+  pollMs?: number;
+}
+
+/**
+ * Publishes committed outbox rows with publisher confirms, then deletes them. Rows are claimed
+ * with SKIP LOCKED so several replicas can relay; a broker outage leaves the rows for later.
+ */
+export class OutboxRelay {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private again = false;
+  private stopped = false;
+  private failures = 0;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly publisher: EventPublisher,
+    private readonly logger: Logger,
+    private readonly opts: RelayOptions = {},
+  ) {}
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  /** Relays soon: call after committing a transaction that wrote outbox rows. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.run(), ms);
+  }
+
+  private async run(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    let next = this.opts.pollMs ?? 500;
+    this.running = (async () => {
+      try {
+        let moved: number;
+        do {
+          this.again = false;
+          moved = await this.relayBatch();
+        } while ((moved === (this.opts.batchSize ?? 500) || this.again) && !this.stopped);
+        this.failures = 0;
+      } catch (err) {
+        this.failures++;
+        next = Math.min(100 * 2 ** this.failures, 5000);
+        if (this.failures === 1 || this.failures % 20 === 0) this.logger.warn('outbox relay failed; rows kept for retry', { err: (err as Error).message });
+      }
+    })();
+    await this.running;
+    this.running = undefined;
+    this.schedule(this.again ? 0 : next);
+  }
+
+  /** Returns how many rows were published. */
+  async relayBatch(): Promise<number> {
+    return this.ds.transaction(async (m) => {
+      const rows: { seq: string; id: string; name: string; data: unknown; request_id: string | null; occurred_at: Date }[] = await m.query(
+        'SELECT seq, id, name, data, request_id, occurred_at FROM outbox ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED',
+        [this.opts.batchSize ?? 500],
+      );
+      if (!rows.length) return 0;
+      await this.publisher.publish(rows.map((r) => ({ id: r.id, name: r.name, data: r.data, requestId: r.request_id ?? undefined, occurredAt: new Date(r.occurred_at).toISOString() })));
+      await m.query('DELETE FROM outbox WHERE seq = ANY($1::bigint[])', [rows.map((r) => r.seq)]);
+      return rows.length;
+    });
+  }
+
+  async backlog(): Promise<number> {
+    const [{ n }] = await this.ds.query('SELECT count(*)::int AS n FROM outbox');
+    return n;
+  }
+
+  /** Publishes what is left, then stops. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+    try {
+      while ((await this.relayBatch()) > 0);
+    } catch {
+      /* left for the next start */
+    }
+  }
+}

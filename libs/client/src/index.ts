@@ -1,0 +1,2 @@
+export * from './client';
+export type { paths, components, operations } from './schema';

@@ -1,0 +1,4789 @@
+/* eslint-disable */
+// Generated from openapi.json by scripts/generate-client.ts — do not edit.
+export interface paths {
+    "/api/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Health of every service, the database and the broker */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account and user, the calling key (name, scopes, profile restriction), connected profiles per platform (and those needing a reconnect), and post counts by status.
+         * @description The account and user, the calling key (name, scopes, profile restriction), connected profiles per platform (and those needing a reconnect), and post counts by status.
+         *
+         *     Requires scope `account:read`. Agent tool twin: `svc_get_account_summary`.
+         */
+        get: operations["getAccountSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * For posts due in a time range: scheduled, posted, failed, success rate, median and p95 dispatch lag, top failure reasons and engagement (views, likes, comments, shares as the platforms report them), optionally per platform, profile, category or day.
+         * @description For posts due in a time range: scheduled, posted, failed, success rate, median and p95 dispatch lag, top failure reasons and engagement (views, likes, comments, shares as the platforms report them), optionally per platform, profile, category or day.
+         *
+         *     Requires scope `post:read`. Agent tool twin: `svc_get_analytics`.
+         */
+        get: operations["getAnalytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automation/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What auto-reply did with each comment it heard, newest first: replied, skipped or failed, with the rule, the reply and why.
+         * @description What auto-reply did with each comment it heard, newest first: replied, skipped or failed, with the rule, the reply and why.
+         *
+         *     Requires scope `automation:read`.
+         */
+        get: operations["listAutomationActivity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automation/template": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the account's auto-reply template: its rules with every default filled in, its revision and when it last changed.
+         * @description Export the account's auto-reply template: its rules with every default filled in, its revision and when it last changed.
+         *
+         *     Requires scope `automation:read`. Agent tool twin: `svc_export_automation_template`.
+         */
+        get: operations["exportAutomationTemplate"];
+        /**
+         * Import (replace) the auto-reply template. An invalid template changes nothing and answers 400 validation_error listing every problem in details.problems; ?dryRun=true reports what would change and stores nothing. Needs a key that may use every profile.
+         * @description Import (replace) the auto-reply template. An invalid template changes nothing and answers 400 validation_error listing every problem in details.problems; ?dryRun=true reports what would change and stores nothing. Needs a key that may use every profile.
+         *
+         *     Requires scope `automation:write`. Agent tool twin: `svc_import_automation_template`.
+         */
+        put: operations["importAutomationTemplate"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Plan, trial dates and days left, tester flag, the scheduling and storage quotas with their use this period, and what happens when each runs out. Plans are changed by an operator; no payment is taken here.
+         * @description Plan, trial dates and days left, tester flag, the scheduling and storage quotas with their use this period, and what happens when each runs out. Plans are changed by an operator; no payment is taken here.
+         *
+         *     Requires scope `account:read`. Agent tool twin: `svc_get_billing_summary`.
+         */
+        get: operations["getBillingSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the connected social accounts visible to the key; their ids are used as profileIds.
+         * @description List the connected social accounts visible to the key; their ids are used as profileIds.
+         *
+         *     Requires scope `account:read`. Agent tool twin: `svc_list_connected_social_accounts`.
+         */
+        get: operations["listConnections"];
+        put?: never;
+        /**
+         * Create a connection request: a single-use, short-lived connectUrl that a person opens in a browser to connect a profile.
+         * @description Create a connection request: a single-use, short-lived connectUrl that a person opens in a browser to connect a profile.
+         *
+         *     Requires scope `account:write`.
+         */
+        post: operations["createConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect a profile; its scheduled posts fail with a reason and new posts to it are refused. Answers the final state.
+         * @description Disconnect a profile; its scheduled posts fail with a reason and new posts to it are refused. Answers the final state.
+         *
+         *     Requires scope `account:write`.
+         */
+        delete: operations["deleteConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/{id}/tiktok/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A TikTok profile's posting options (creator_info): privacy levels, interaction switches and maximum video duration.
+         * @description A TikTok profile's posting options (creator_info): privacy levels, interaction switches and maximum video duration.
+         *
+         *     Requires scope `account:read`. Agent tool twin: `svc_get_tiktok_posting_options`.
+         */
+        get: operations["getTikTokPostingOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/connections/requests/{requestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where a connection request stands: pending, completed (with profileId), expired or failed (with failureReason).
+         * @description Where a connection request stands: pending, completed (with profileId), expired or failed (with failureReason).
+         *
+         *     Requires scope `account:read`.
+         */
+        get: operations["getConnectionRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's media, newest first; follow nextCursor for the next page.
+         * @description List the account's media, newest first; follow nextCursor for the next page.
+         *
+         *     Requires scope `media:write`.
+         */
+        get: operations["listMedia"];
+        put?: never;
+        /**
+         * Upload an image or video (multipart/form-data, field `file`, at most 50 MB); answers its mediaId and a signed serve URL.
+         * @description Upload an image or video (multipart/form-data, field `file`, at most 50 MB); answers its mediaId and a signed serve URL.
+         *
+         *     Requires scope `media:write`. Agent tool twin: `svc_upload_media`.
+         */
+        post: operations["uploadMedia"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/{mediaId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a media asset of the account with a fresh signed URL; 404 not_found for a missing one or another account's.
+         * @description Read a media asset of the account with a fresh signed URL; 404 not_found for a missing one or another account's.
+         *
+         *     Requires scope `media:write`.
+         */
+        get: operations["getMedia"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a media asset: its URLs stop working and posts refuse its mediaId (media_not_found).
+         * @description Delete a media asset: its URLs stop working and posts refuse its mediaId (media_not_found).
+         *
+         *     Requires scope `media:write`.
+         */
+        delete: operations["deleteMedia"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/media/from-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Download a direct file link into the media library (at most 50 MB; the type is read from the file). The same link again answers the same mediaId (200).
+         * @description Download a direct file link into the media library (at most 50 MB; the type is read from the file). The same link again answers the same mediaId (200).
+         *
+         *     Requires scope `media:write`. Agent tool twin: `svc_add_media_from_url`.
+         */
+        post: operations["importMediaFromUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List posts, newest first, with filters and cursor pagination.
+         * @description List posts, newest first, with filters and cursor pagination.
+         *
+         *     Requires scope `post:read`. Agent tool twin: `svc_list_scheduled_posts`.
+         */
+        get: operations["listPosts"];
+        put?: never;
+        /**
+         * Create posts: one scheduled row per matching profile. Without scheduledTime, due at the next scheduler run.
+         * @description Create posts: one scheduled row per matching profile. Without scheduledTime, due at the next scheduler run.
+         *
+         *     Requires scope `post:write`.
+         */
+        post: operations["createPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a post: status, publishedAt, permalink, failedReason.
+         * @description Read a post: status, publishedAt, permalink, failedReason.
+         *
+         *     Requires scope `post:read`. Agent tool twin: `svc_get_post_status`.
+         */
+        get: operations["getPost"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a draft, a post awaiting approval or a scheduled post not yet dispatched; answers the cancelled post.
+         * @description Cancel a draft, a post awaiting approval or a scheduled post not yet dispatched; answers the cancelled post.
+         *
+         *     Requires scope `post:write`. Agent tool twin: `svc_delete_scheduled_post`.
+         */
+        delete: operations["cancelPost"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a draft or a scheduled post that has not been dispatched yet (409 post_not_editable otherwise). Setting scheduledTime on a draft schedules it.
+         * @description Change a draft or a scheduled post that has not been dispatched yet (409 post_not_editable otherwise). Setting scheduledTime on a draft schedules it.
+         *
+         *     Requires scope `post:write`. Agent tool twin: `svc_update_scheduled_post`.
+         */
+        patch: operations["updatePost"];
+        trace?: never;
+    };
+    "/api/v1/posts/{id}/approval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest approval request of a post: pending, approved, rejected, expired or cancelled.
+         * @description The latest approval request of a post: pending, approved, rejected, expired or cancelled.
+         *
+         *     Requires scope `approval:request`. Agent tool twin: `svc_get_post_approval_status`.
+         */
+        get: operations["getApproval"];
+        put?: never;
+        /**
+         * Send a draft for approval: it becomes pending_approval and approvalUrl is a page where a person approves (→ scheduled) or rejects (→ rejected) it.
+         * @description Send a draft for approval: it becomes pending_approval and approvalUrl is a page where a person approves (→ scheduled) or rejects (→ rejected) it.
+         *
+         *     Requires scope `approval:request`. Agent tool twin: `svc_request_post_approval`.
+         */
+        post: operations["requestApproval"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/drafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Store drafts (one per matching profile) that are never published until scheduled, by PATCH with scheduledTime or by approval.
+         * @description Store drafts (one per matching profile) that are never published until scheduled, by PATCH with scheduledTime or by approval.
+         *
+         *     Requires scope `post:draft`. Agent tool twin: `svc_draft_post`.
+         */
+        post: operations["createDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Schedule posts; scheduledTime is required and must be in the future.
+         * @description Schedule posts; scheduledTime is required and must be in the future.
+         *
+         *     Requires scope `post:write`.
+         */
+        post: operations["schedulePost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a post payload against every rule (platforms, content, per-platform policy, time, profiles, media, quota) and list every problem; nothing is stored.
+         * @description Check a post payload against every rule (platforms, content, per-platform policy, time, profiles, media, quota) and list every problem; nothing is stored.
+         *
+         *     Requires scope `post:write`. Agent tool twin: `svc_validate_post_policy`.
+         */
+        post: operations["validatePost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/profiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The connected accounts in brief: profile ids with platform, handle and status.
+         * @description The connected accounts in brief: profile ids with platform, handle and status.
+         *
+         *     Requires scope `account:read`. Agent tool twin: `svc_list_profiles`.
+         */
+        get: operations["listProfiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish posts at the next scheduler run (or at scheduledTime); never synchronous with the call.
+         * @description Publish posts at the next scheduler run (or at scheduledTime); never synchronous with the call.
+         *
+         *     Requires scope `post:write`. Agent tool twin: `svc_schedule_post`.
+         */
+        post: operations["publishPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's webhook endpoints, newest first.
+         * @description List the account's webhook endpoints, newest first.
+         *
+         *     Requires scope `post:read`.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register an endpoint for events (post.published, post.failed, …). The answer carries its signing secret, shown only this once.
+         * @description Register an endpoint for events (post.published, post.failed, …). The answer carries its signing secret, shown only this once.
+         *
+         *     Requires scope `post:read`.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a webhook endpoint: its events, and whether it is enabled or disabled (with the reason).
+         * @description Read a webhook endpoint: its events, and whether it is enabled or disabled (with the reason).
+         *
+         *     Requires scope `post:read`.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an endpoint: nothing more is delivered to it, pending deliveries included.
+         * @description Delete an endpoint: nothing more is delivered to it, pending deliveries included.
+         *
+         *     Requires scope `post:read`.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change the URL, events or description of an endpoint, or pause (`enabled: false`) and resume (`enabled: true`) it.
+         * @description Change the URL, events or description of an endpoint, or pause (`enabled: false`) and resume (`enabled: true`) it.
+         *
+         *     Requires scope `post:read`.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deliveries to an endpoint, newest first: status, response code and every attempt's time.
+         * @description Deliveries to an endpoint, newest first: status, response code and every attempt's time.
+         *
+         *     Requires scope `post:read`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again now (one attempt, same webhook-id, fresh timestamp and signature); answers the delivery, pending.
+         * @description Send a delivery again now (one attempt, same webhook-id, fresh timestamp and signature); answers the delivery, pending.
+         *
+         *     Requires scope `post:read`.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new signing secret, shown only in this answer. For 24 hours deliveries carry signatures with both the new and the previous secret.
+         * @description Issue a new signing secret, shown only in this answer. For 24 hours deliveries carry signatures with both the new and the previous secret.
+         *
+         *     Requires scope `post:read`.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Error: {
+            /** @enum {string} */
+            code: "invalid_json" | "validation_error" | "missing_content" | "missing_platforms" | "unsupported_platform" | "invalid_scheduled_time" | "scheduled_time_in_past" | "invalid_profile_ids" | "media_not_found" | "missing_file" | "media_url_not_direct" | "unsupported_media_type" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "api_access_disabled" | "plan_required" | "upload_plan_required" | "profile_scope_denied" | "quota_exceeded" | "storage_quota_exceeded" | "invalid_signature" | "post_not_found" | "not_found" | "method_not_allowed" | "external_id_conflict" | "idempotency_conflict" | "post_not_editable" | "file_too_large" | "rate_limited" | "internal_error" | "not_available" | "service_unavailable";
+            details?: unknown;
+            error: string;
+        };
+        Health: {
+            services: {
+                [key: string]: string;
+            };
+            /** @enum {unknown} */
+            status: "ok" | "degraded";
+            /** Format: date-time */
+            time: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description All up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description Something is down; named in services */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getAccountSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        account: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            name: string;
+                            plan: string;
+                            tester: boolean;
+                        };
+                        /** @description The key (or OAuth grant) making this call. */
+                        credential: {
+                            expiresAt: string | null;
+                            id: string;
+                            /** @description The API key's name, or the OAuth client's. */
+                            name: string | null;
+                            /** @description 'all', or the profile ids the key may use. */
+                            profileIds: "all" | string[];
+                            scopes: string[];
+                            type: "api_key" | "oauth" | "system";
+                        };
+                        posts: {
+                            byStatus: {
+                                cancelled: number;
+                                draft: number;
+                                failed: number;
+                                pending_approval: number;
+                                posted: number;
+                                rejected: number;
+                                scheduled: number;
+                            };
+                            total: number;
+                        };
+                        profiles: {
+                            byPlatform: {
+                                facebook: {
+                                    active: number;
+                                    needsReconnect: number;
+                                };
+                                instagram: {
+                                    active: number;
+                                    needsReconnect: number;
+                                };
+                                threads: {
+                                    active: number;
+                                    needsReconnect: number;
+                                };
+                                tiktok: {
+                                    active: number;
+                                    needsReconnect: number;
+                                };
+                                youtube: {
+                                    active: number;
+                                    needsReconnect: number;
+                                };
+                            };
+                            /** @description Profiles whose grant the platform refused: send the owner a new connection link. */
+                            needsReconnect: {
+                                handle: string;
+                                id: string;
+                                platform: string;
+                                statusReason: string | null;
+                            }[];
+                            /** @description Connected profiles this key may use (active or needing a reconnect). */
+                            total: number;
+                        };
+                        user: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            email: string;
+                            id: string;
+                        };
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getAnalytics: {
+        parameters: {
+            query?: {
+                from?: string;
+                groupBy?: "platform" | "profile" | "category" | "day";
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        from: string;
+                        groupBy: "platform" | "profile" | "category" | "day" | null;
+                        groups: {
+                            cancelled: number;
+                            /** @description Dispatch time minus scheduledTime. */
+                            dispatchLag: {
+                                /** @description Posts the scheduler has sent to a publisher. */
+                                dispatched: number;
+                                medianMs: number | null;
+                                p95Ms: number | null;
+                            };
+                            engagement: {
+                                comments: number | null;
+                                lastCollectedAt: string | null;
+                                likes: number | null;
+                                /** @description Published posts with figures collected so far. */
+                                posts: number;
+                                shares: number | null;
+                                views: number | null;
+                            };
+                            failed: number;
+                            /** @description The platform, profile id, category (null: none) or day (YYYY-MM-DD). */
+                            key: string | null;
+                            /** @description Still scheduled: waiting or being published. */
+                            pending: number;
+                            posted: number;
+                            /** @description Posts due in the range that entered the pipeline: still scheduled, posted or failed. */
+                            scheduled: number;
+                            /** @description posted / (posted + failed); null before any outcome. */
+                            successRate: number | null;
+                            topFailureReasons: {
+                                count: number;
+                                reason: string;
+                            }[];
+                        }[];
+                        /** Format: date-time */
+                        to: string;
+                        totals: {
+                            cancelled: number;
+                            /** @description Dispatch time minus scheduledTime. */
+                            dispatchLag: {
+                                /** @description Posts the scheduler has sent to a publisher. */
+                                dispatched: number;
+                                medianMs: number | null;
+                                p95Ms: number | null;
+                            };
+                            engagement: {
+                                comments: number | null;
+                                lastCollectedAt: string | null;
+                                likes: number | null;
+                                /** @description Published posts with figures collected so far. */
+                                posts: number;
+                                shares: number | null;
+                                views: number | null;
+                            };
+                            failed: number;
+                            /** @description Still scheduled: waiting or being published. */
+                            pending: number;
+                            posted: number;
+                            /** @description Posts due in the range that entered the pipeline: still scheduled, posted or failed. */
+                            scheduled: number;
+                            /** @description posted / (posted + failed); null before any outcome. */
+                            successRate: number | null;
+                            topFailureReasons: {
+                                count: number;
+                                reason: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listAutomationActivity: {
+        parameters: {
+            query?: {
+                commentId?: string;
+                cursor?: string;
+                limit?: string;
+                outcome?: string;
+                profileId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            action: ("reply" | "private_reply") | null;
+                            commenter: {
+                                id: string | null;
+                                name: string | null;
+                            };
+                            /** @description The platform's id of the comment. */
+                            commentId: string;
+                            commentText: string;
+                            /** @description Why, in a sentence. */
+                            detail: string;
+                            id: string;
+                            matchedKeywords: string[];
+                            /**
+                             * @description replied, skipped, failed, or pending while the reply is being sent or retried.
+                             * @enum {string}
+                             */
+                            outcome: "replied" | "skipped" | "failed" | "pending";
+                            platform: string;
+                            /** @description The platform's id of the post (media) commented on. */
+                            postId: string | null;
+                            profileId: string;
+                            /** @enum {string} */
+                            reason: "matched" | "no_matching_rule" | "template_disabled" | "own_comment" | "per_post_cap" | "per_hour_cap" | "platform_error" | "outcome_unknown" | "profile_unavailable";
+                            /** Format: date-time */
+                            receivedAt: string;
+                            repliedAt: string | null;
+                            /** @description The platform's id of the reply (comment or message). */
+                            replyId: string | null;
+                            replyText: string | null;
+                            ruleId: string | null;
+                        }[];
+                        /** @description Pass as cursor for the next page; null on the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    exportAutomationTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enabled: boolean;
+                        /** @description Grows by one with each import that changes the template; 0 before the first. */
+                        revision: number;
+                        rules: {
+                            action: {
+                                text: string;
+                                /** @enum {string} */
+                                type: "reply" | "private_reply";
+                            };
+                            caps: {
+                                perHour: number;
+                                perPost: number;
+                            };
+                            enabled: boolean;
+                            id: string;
+                            name?: string;
+                            platforms?: string[];
+                            profileIds?: string[];
+                            trigger: {
+                                keywords: string[];
+                                /** @enum {string} */
+                                match: "any" | "all" | "exact";
+                            };
+                        }[];
+                        updatedAt: string | null;
+                        /** @constant */
+                        version: 1;
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    importAutomationTemplate: {
+        parameters: {
+            query?: {
+                dryRun?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Default true; false pauses every rule. */
+                    enabled?: boolean;
+                    /** @description Read-only: ignored on import. */
+                    revision?: number;
+                    rules: {
+                        action: {
+                            /** @description The reply. `{name}` becomes the commenter's name (their username on Instagram and Threads), or "there" when the platform sent none. */
+                            text: string;
+                            /**
+                             * @description reply: a public reply under the comment; private_reply: a private message to the commenter (Instagram and Facebook only).
+                             * @enum {string}
+                             */
+                            type: "reply" | "private_reply";
+                        };
+                        caps?: {
+                            /** @description Most replies this rule sends for one profile in any rolling hour (default 60). */
+                            perHour?: number;
+                            /** @description Most replies this rule sends under one post (default 25). */
+                            perPost?: number;
+                        };
+                        /** @description Default true. */
+                        enabled?: boolean;
+                        /** @description Your name for the rule, unique in the template (letters, digits, _ and -). */
+                        id: string;
+                        name?: string;
+                        /** @description Only comments on these platforms (comment sources: instagram, facebook, threads); omitted: all of them. */
+                        platforms?: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
+                        /** @description Only comments on these profiles; omitted: every profile of the account. */
+                        profileIds?: string[];
+                        trigger: {
+                            keywords: string[];
+                            /**
+                             * @description any: the comment contains one of the keywords; all: it contains every keyword; exact: the whole comment is one of the keywords. Case-insensitive; a keyword matches as a whole word or phrase.
+                             * @enum {string}
+                             */
+                            match: "any" | "all" | "exact";
+                        };
+                    }[];
+                    /** @description Read-only: ignored on import. */
+                    updatedAt?: string | null;
+                    /**
+                     * @description The template format; this server reads version 1.
+                     * @constant
+                     */
+                    version: 1;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether the import changes (dry run: would change) the stored template. */
+                        changed: boolean;
+                        changes: {
+                            /** @description The fields that differ (template_changed, rule_changed). */
+                            fields?: string[];
+                            /** @enum {string} */
+                            kind: "template_changed" | "rule_added" | "rule_changed" | "rule_removed";
+                            ruleId?: string;
+                        }[];
+                        dryRun: boolean;
+                        /** @description The revision after the import (dry run: the one it would get). */
+                        revision: number;
+                        template: {
+                            enabled: boolean;
+                            /** @description Grows by one with each import that changes the template; 0 before the first. */
+                            revision: number;
+                            rules: {
+                                action: {
+                                    text: string;
+                                    /** @enum {string} */
+                                    type: "reply" | "private_reply";
+                                };
+                                caps: {
+                                    perHour: number;
+                                    perPost: number;
+                                };
+                                enabled: boolean;
+                                id: string;
+                                name?: string;
+                                platforms?: string[];
+                                profileIds?: string[];
+                                trigger: {
+                                    keywords: string[];
+                                    /** @enum {string} */
+                                    match: "any" | "all" | "exact";
+                                };
+                            }[];
+                            updatedAt: string | null;
+                            /** @constant */
+                            version: 1;
+                        };
+                    };
+                };
+            };
+            /** @description `validation_error`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "invalid_json";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required`, `profile_scope_denied` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required" | "profile_scope_denied";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getBillingSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Whether the account may use the API now (tester, paid plan, or trial not over). */
+                        entitled: boolean;
+                        /** @description trial, pro, business, enterprise or expired. */
+                        plan: string;
+                        planChanges: string;
+                        scheduling: {
+                            /** Format: date-time */
+                            periodEnd: string;
+                            /** Format: date-time */
+                            periodStart: string;
+                            /** @description Posts (one per profile, drafts included) the plan allows per calendar month (UTC). */
+                            quota: number;
+                            remaining: number;
+                            used: number;
+                            whenExhausted: string;
+                        };
+                        storage: {
+                            mediaCount: number;
+                            quotaBytes: number;
+                            remainingBytes: number;
+                            usedBytes: number;
+                            whenExhausted: string;
+                        };
+                        /** @description Tester accounts (the beta) may use the API whatever their plan. */
+                        tester: boolean;
+                        trial: {
+                            /** @description Whole days until endsAt, rounded up; 0 once over. */
+                            daysLeft: number;
+                            /** Format: date-time */
+                            endsAt: string;
+                            /** @description True while the plan is trial. */
+                            onTrial: boolean;
+                            /** Format: date-time */
+                            startedAt: string;
+                            whenOver: string;
+                        };
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts: {
+                            /** Format: date-time */
+                            connectedAt: string;
+                            handle: string;
+                            /** @description Profile id, used in profileIds. */
+                            id: string;
+                            platform: string;
+                            profileImageUrl: string | null;
+                            profileUrl: string;
+                            /** @description active, or needs_reconnect once the platform refused its token for good (statusReason says why). */
+                            status: "active" | "needs_reconnect" | "disconnected";
+                            statusReason: string | null;
+                            /** @description When the platform token expires; it is refreshed ahead of time. */
+                            tokenExpiresAt: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    platform: "instagram" | "tiktok" | "youtube" | "threads" | "facebook";
+                };
+            };
+        };
+        responses: {
+            /** @description An earlier identical request answered again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Single-use, short-lived link under {base_url}; open it in a browser to finish the OAuth flow. */
+                        connectUrl: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        platform: string;
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Single-use, short-lived link under {base_url}; open it in a browser to finish the OAuth flow. */
+                        connectUrl: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        platform: string;
+                        requestId: string;
+                    };
+                };
+            };
+            /** @description `validation_error`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "invalid_json";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        connectedAt: string;
+                        handle: string;
+                        /** @description Profile id, used in profileIds. */
+                        id: string;
+                        platform: string;
+                        profileImageUrl: string | null;
+                        profileUrl: string;
+                        /** @description active, or needs_reconnect once the platform refused its token for good (statusReason says why). */
+                        status: "active" | "needs_reconnect" | "disconnected";
+                        statusReason: string | null;
+                        /** @description When the platform token expires; it is refreshed ahead of time. */
+                        tokenExpiresAt: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getTikTokPostingOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description True: comments are off for this creator; disableComment must stay true. */
+                        commentDisabled: boolean;
+                        /** @description Must be shown to the person posting. */
+                        creatorNickname: string;
+                        creatorUsername: string;
+                        duetDisabled: boolean;
+                        /** @description Longest video this creator may post, in seconds. */
+                        maxVideoPostDurationSec: number | null;
+                        /** @description The privacyLevel values this creator may use. */
+                        privacyLevelOptions: string[];
+                        profileId: string;
+                        stitchDisabled: boolean;
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getConnectionRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                requestId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        completedAt: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        expiresAt: string;
+                        failureReason: string | null;
+                        platform: string;
+                        /** @description The connected profile once completed. */
+                        profileId: string | null;
+                        requestId: string;
+                        status: "pending" | "completed" | "expired" | "failed";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listMedia: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Items on this page */
+                        count: number;
+                        media: {
+                            /** @description Detected from the bytes, never from the client */
+                            contentType: string;
+                            createdAt: string;
+                            mediaId: string;
+                            sizeBytes: number;
+                            /** @description ready | deleted */
+                            status: string;
+                            /** @description Signed, expiring serve URL under {base_url} */
+                            url: string;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last one */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    uploadMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The image or video, at most 50 MB; its type is read from the bytes
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An earlier identical request answered again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mediaId: string;
+                        success: boolean;
+                        /** @description Signed, expiring serve URL under {base_url} */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mediaId: string;
+                        success: boolean;
+                        /** @description Signed, expiring serve URL under {base_url} */
+                        url: string;
+                    };
+                };
+            };
+            /** @description `missing_file`, `validation_error`, `unsupported_media_type` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_file" | "validation_error" | "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required`, `upload_plan_required`, `storage_quota_exceeded` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required" | "upload_plan_required" | "storage_quota_exceeded";
+                    };
+                };
+            };
+            /** @description `file_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "file_too_large";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mediaId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Detected from the bytes, never from the client */
+                        contentType: string;
+                        createdAt: string;
+                        mediaId: string;
+                        sizeBytes: number;
+                        /** @description ready | deleted */
+                        status: string;
+                        /** @description Signed, expiring serve URL under {base_url} */
+                        url: string;
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteMedia: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mediaId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deletedAt: string;
+                        mediaId: string;
+                        /** @constant */
+                        status: "deleted";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    importMediaFromUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A public http(s) link pointing straight at an image or video file */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An earlier identical request answered again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        contentType: string;
+                        mediaId: string;
+                        sizeBytes: number;
+                        success: boolean;
+                        /** @description Signed, expiring serve URL under {base_url} */
+                        url: string;
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        contentType: string;
+                        mediaId: string;
+                        sizeBytes: number;
+                        success: boolean;
+                        /** @description Signed, expiring serve URL under {base_url} */
+                        url: string;
+                    };
+                };
+            };
+            /** @description `invalid_json`, `validation_error`, `media_url_not_direct`, `unsupported_media_type` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_json" | "validation_error" | "media_url_not_direct" | "unsupported_media_type";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required`, `upload_plan_required`, `storage_quota_exceeded` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required" | "upload_plan_required" | "storage_quota_exceeded";
+                    };
+                };
+            };
+            /** @description `file_too_large` */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "file_too_large";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listPosts: {
+        parameters: {
+            query?: {
+                category?: string;
+                cursor?: string;
+                externalId?: string;
+                from?: string;
+                limit?: string;
+                platform?: string;
+                profileId?: string;
+                status?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            caption: string;
+                            category: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            externalId: string | null;
+                            failedReason: string | null;
+                            id: string;
+                            mediaUrls: string[];
+                            permalink: string | null;
+                            platformMeta: {
+                                [key: string]: unknown;
+                            } | null;
+                            platforms: string[];
+                            profileIds: string[];
+                            publishedAt: string | null;
+                            /** @description Null only for a draft that has no time yet. */
+                            scheduledTime: string | null;
+                            status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
+                            title: string | null;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                        /** @description Pass as cursor for the next page; null on the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    caption?: string;
+                    category?: string;
+                    externalId?: string;
+                    mediaId?: string;
+                    mediaUrls?: string[];
+                    /** @description Per-platform settings. */
+                    platformMeta?: {
+                        facebook?: {
+                            /** Format: uri */
+                            coverUrl?: string;
+                        };
+                        instagram?: {
+                            /** Format: uri */
+                            coverUrl?: string;
+                        };
+                        tiktok?: {
+                            brandContentOptIn?: boolean;
+                            brandOrganicOptIn?: boolean;
+                            commercialContentDisclosure?: boolean;
+                            disableComment?: boolean;
+                            disableDuet?: boolean;
+                            disableStitch?: boolean;
+                            privacyLevel?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                            videoCoverTimestampMs?: number;
+                        };
+                        youtube?: {
+                            /** Format: uri */
+                            thumbnailUrl?: string;
+                        };
+                    };
+                    /** @description One or more platforms. */
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
+                    profileIds?: string[];
+                    /** @description ISO 8601 with Z or an offset, in the future. */
+                    scheduledTime?: string;
+                    /** @description Required for TikTok (max 150) and YouTube. */
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An earlier identical request answered again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        postIds: string[];
+                        /** Format: date-time */
+                        scheduledTime: string;
+                        status: string;
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        postIds: string[];
+                        /** Format: date-time */
+                        scheduledTime: string;
+                        status: string;
+                    };
+                };
+            };
+            /** @description `validation_error`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "invalid_json";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        caption: string;
+                        category: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        externalId: string | null;
+                        failedReason: string | null;
+                        id: string;
+                        mediaUrls: string[];
+                        permalink: string | null;
+                        platformMeta: {
+                            [key: string]: unknown;
+                        } | null;
+                        platforms: string[];
+                        profileIds: string[];
+                        publishedAt: string | null;
+                        /** @description Null only for a draft that has no time yet. */
+                        scheduledTime: string | null;
+                        status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
+                        title: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    cancelPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        caption: string;
+                        category: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        externalId: string | null;
+                        failedReason: string | null;
+                        id: string;
+                        mediaUrls: string[];
+                        permalink: string | null;
+                        platformMeta: {
+                            [key: string]: unknown;
+                        } | null;
+                        platforms: string[];
+                        profileIds: string[];
+                        publishedAt: string | null;
+                        /** @description Null only for a draft that has no time yet. */
+                        scheduledTime: string | null;
+                        status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
+                        title: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    updatePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    caption?: string;
+                    category?: string;
+                    mediaId?: string;
+                    mediaUrls?: string[];
+                    /** @description Per-platform settings. */
+                    platformMeta?: {
+                        facebook?: {
+                            /** Format: uri */
+                            coverUrl?: string;
+                        };
+                        instagram?: {
+                            /** Format: uri */
+                            coverUrl?: string;
+                        };
+                        tiktok?: {
+                            brandContentOptIn?: boolean;
+                            brandOrganicOptIn?: boolean;
+                            commercialContentDisclosure?: boolean;
+                            disableComment?: boolean;
+                            disableDuet?: boolean;
+                            disableStitch?: boolean;
+                            privacyLevel?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                            videoCoverTimestampMs?: number;
+                        };
+                        youtube?: {
+                            /** Format: uri */
+                            thumbnailUrl?: string;
+                        };
+                    };
+                    /** @description ISO 8601 with Z or an offset, in the future. Setting it on a draft schedules the draft. */
+                    scheduledTime?: string;
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        caption: string;
+                        category: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        externalId: string | null;
+                        failedReason: string | null;
+                        id: string;
+                        mediaUrls: string[];
+                        permalink: string | null;
+                        platformMeta: {
+                            [key: string]: unknown;
+                        } | null;
+                        platforms: string[];
+                        profileIds: string[];
+                        publishedAt: string | null;
+                        /** @description Null only for a draft that has no time yet. */
+                        scheduledTime: string | null;
+                        status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
+                        title: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description `validation_error`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "invalid_json";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Page under {base_url} to approve or reject; null once decided or expired. */
+                        approvalUrl: string | null;
+                        decidedAt: string | null;
+                        decision: "pending" | "approved" | "rejected" | "expired" | "cancelled";
+                        /** Format: date-time */
+                        expiresAt: string;
+                        postId: string;
+                        /** Format: date-time */
+                        requestedAt: string;
+                        /** @description The post's status. */
+                        status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    requestApproval: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An earlier identical request answered again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Page under {base_url} to approve or reject; null once decided or expired. */
+                        approvalUrl: string | null;
+                        decidedAt: string | null;
+                        decision: "pending" | "approved" | "rejected" | "expired" | "cancelled";
+                        /** Format: date-time */
+                        expiresAt: string;
+                        postId: string;
+                        /** Format: date-time */
+                        requestedAt: string;
+                        /** @description The post's status. */
+                        status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Page under {base_url} to approve or reject; null once decided or expired. */
+                        approvalUrl: string | null;
+                        decidedAt: string | null;
+                        decision: "pending" | "approved" | "rejected" | "expired" | "cancelled";
+                        /** Format: date-time */
+                        expiresAt: string;
+                        postId: string;
+                        /** Format: date-time */
+                        requestedAt: string;
+                        /** @description The post's status. */
+                        status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    caption?: string;
+                    category?: string;
+                    externalId?: string;
+                    mediaId?: string;
+                    mediaUrls?: string[];
+                    /** @description Per-platform settings. */
+                    platformMeta?: {
+                        facebook?: {
+                            /** Format: uri */
+                            coverUrl?: string;
+                        };
+                        instagram?: {
+                            /** Format: uri */
+                            coverUrl?: string;
+                        };
+                        tiktok?: {
+                            brandContentOptIn?: boolean;
+                            brandOrganicOptIn?: boolean;
+                            commercialContentDisclosure?: boolean;
+                            disableComment?: boolean;
+                            disableDuet?: boolean;
+                            disableStitch?: boolean;
+                            privacyLevel?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                            videoCoverTimestampMs?: number;
+                        };
+                        youtube?: {
+                            /** Format: uri */
+                            thumbnailUrl?: string;
+                        };
+                    };
+                    /** @description One or more platforms. */
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
+                    profileIds?: string[];
+                    /** @description ISO 8601 with Z or an offset, in the future. */
+                    scheduledTime?: string;
+                    /** @description Required for TikTok (max 150) and YouTube. */
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An earlier identical request answered again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        postIds: string[];
+                        scheduledTime: string | null;
+                        /** @constant */
+                        status: "draft";
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        postIds: string[];
+                        scheduledTime: string | null;
+                        /** @constant */
+                        status: "draft";
+                    };
+                };
+            };
+            /** @description `validation_error`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "invalid_json";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    schedulePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    caption?: string;
+                    category?: string;
+                    externalId?: string;
+                    mediaId?: string;
+                    mediaUrls?: string[];
+                    /** @description Per-platform settings. */
+                    platformMeta?: {
+                        facebook?: {
+                            /** Format: uri */
+                            coverUrl?: string;
+                        };
+                        instagram?: {
+                            /** Format: uri */
+                            coverUrl?: string;
+                        };
+                        tiktok?: {
+                            brandContentOptIn?: boolean;
+                            brandOrganicOptIn?: boolean;
+                            commercialContentDisclosure?: boolean;
+                            disableComment?: boolean;
+                            disableDuet?: boolean;
+                            disableStitch?: boolean;
+                            privacyLevel?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                            videoCoverTimestampMs?: number;
+                        };
+                        youtube?: {
+                            /** Format: uri */
+                            thumbnailUrl?: string;
+                        };
+                    };
+                    /** @description One or more platforms. */
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
+                    profileIds?: string[];
+                    /** @description ISO 8601 with Z or an offset, in the future. */
+                    scheduledTime?: string;
+                    /** @description Required for TikTok (max 150) and YouTube. */
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An earlier identical request answered again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        postIds: string[];
+                        /** Format: date-time */
+                        scheduledTime: string;
+                        status: string;
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        postIds: string[];
+                        /** Format: date-time */
+                        scheduledTime: string;
+                        status: string;
+                    };
+                };
+            };
+            /** @description `validation_error`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "invalid_json";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    validatePost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    caption?: string;
+                    category?: string;
+                    externalId?: string;
+                    mediaId?: string;
+                    mediaUrls?: string[];
+                    /** @description Per-platform settings. */
+                    platformMeta?: {
+                        facebook?: {
+                            /** Format: uri */
+                            coverUrl?: string;
+                        };
+                        instagram?: {
+                            /** Format: uri */
+                            coverUrl?: string;
+                        };
+                        tiktok?: {
+                            brandContentOptIn?: boolean;
+                            brandOrganicOptIn?: boolean;
+                            commercialContentDisclosure?: boolean;
+                            disableComment?: boolean;
+                            disableDuet?: boolean;
+                            disableStitch?: boolean;
+                            privacyLevel?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                            videoCoverTimestampMs?: number;
+                        };
+                        youtube?: {
+                            /** Format: uri */
+                            thumbnailUrl?: string;
+                        };
+                    };
+                    /** @description One or more platforms. */
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
+                    profileIds?: string[];
+                    /** @description ISO 8601 with Z or an offset, in the future. */
+                    scheduledTime?: string;
+                    /** @description Required for TikTok (max 150) and YouTube. */
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        problems: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                            platform?: string;
+                        }[];
+                        valid: boolean;
+                    };
+                };
+            };
+            /** @description `validation_error`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "invalid_json";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listProfiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        profiles: {
+                            handle: string;
+                            /** @description Use it in profileIds. */
+                            id: string;
+                            platform: string;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    publishPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    caption?: string;
+                    category?: string;
+                    externalId?: string;
+                    mediaId?: string;
+                    mediaUrls?: string[];
+                    /** @description Per-platform settings. */
+                    platformMeta?: {
+                        facebook?: {
+                            /** Format: uri */
+                            coverUrl?: string;
+                        };
+                        instagram?: {
+                            /** Format: uri */
+                            coverUrl?: string;
+                        };
+                        tiktok?: {
+                            brandContentOptIn?: boolean;
+                            brandOrganicOptIn?: boolean;
+                            commercialContentDisclosure?: boolean;
+                            disableComment?: boolean;
+                            disableDuet?: boolean;
+                            disableStitch?: boolean;
+                            privacyLevel?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                            videoCoverTimestampMs?: number;
+                        };
+                        youtube?: {
+                            /** Format: uri */
+                            thumbnailUrl?: string;
+                        };
+                    };
+                    /** @description One or more platforms. */
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
+                    profileIds?: string[];
+                    /** @description ISO 8601 with Z or an offset, in the future. */
+                    scheduledTime?: string;
+                    /** @description Required for TikTok (max 150) and YouTube. */
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An earlier identical request answered again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        postIds: string[];
+                        /** Format: date-time */
+                        scheduledTime: string;
+                        status: string;
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        postIds: string[];
+                        /** Format: date-time */
+                        scheduledTime: string;
+                        status: string;
+                    };
+                };
+            };
+            /** @description `validation_error`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "invalid_json";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            description: string | null;
+                            disabledAt: string | null;
+                            /** @description Why deliveries stopped (e.g. the endpoint failed for days); null while enabled. */
+                            disabledReason: string | null;
+                            events: string[];
+                            id: string;
+                            /** @description During a secret rotation, until when the previous secret still signs too. */
+                            previousSecretExpiresAt: string | null;
+                            status: "enabled" | "disabled";
+                            /** Format: date-time */
+                            updatedAt: string;
+                            url: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    /** @description One or more of post.published, post.failed, post.scheduled, post.cancelled, connection.expired. */
+                    events: ("post.published" | "post.failed" | "post.scheduled" | "post.cancelled" | "connection.expired")[];
+                    /** @description An http(s) URL on the public internet that answers 2xx within the timeout. */
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An earlier identical request answered again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        disabledAt: string | null;
+                        /** @description Why deliveries stopped (e.g. the endpoint failed for days); null while enabled. */
+                        disabledReason: string | null;
+                        events: string[];
+                        id: string;
+                        /** @description During a secret rotation, until when the previous secret still signs too. */
+                        previousSecretExpiresAt: string | null;
+                        /** @description `whsec_` + base64 key: verify the webhook-signature header with it. Shown only now. */
+                        secret: string;
+                        status: "enabled" | "disabled";
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        disabledAt: string | null;
+                        /** @description Why deliveries stopped (e.g. the endpoint failed for days); null while enabled. */
+                        disabledReason: string | null;
+                        events: string[];
+                        id: string;
+                        /** @description During a secret rotation, until when the previous secret still signs too. */
+                        previousSecretExpiresAt: string | null;
+                        /** @description `whsec_` + base64 key: verify the webhook-signature header with it. Shown only now. */
+                        secret: string;
+                        status: "enabled" | "disabled";
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description `validation_error`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "invalid_json";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        disabledAt: string | null;
+                        /** @description Why deliveries stopped (e.g. the endpoint failed for days); null while enabled. */
+                        disabledReason: string | null;
+                        events: string[];
+                        id: string;
+                        /** @description During a secret rotation, until when the previous secret still signs too. */
+                        previousSecretExpiresAt: string | null;
+                        status: "enabled" | "disabled";
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        deletedAt: string;
+                        id: string;
+                        /** @constant */
+                        status: "deleted";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    /** @description false pauses deliveries; true resumes a paused or disabled endpoint. */
+                    enabled?: boolean;
+                    /** @description One or more of post.published, post.failed, post.scheduled, post.cancelled, connection.expired. */
+                    events?: ("post.published" | "post.failed" | "post.scheduled" | "post.cancelled" | "connection.expired")[];
+                    /** @description An http(s) URL on the public internet that answers 2xx within the timeout. */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        disabledAt: string | null;
+                        /** @description Why deliveries stopped (e.g. the endpoint failed for days); null while enabled. */
+                        disabledReason: string | null;
+                        events: string[];
+                        id: string;
+                        /** @description During a secret rotation, until when the previous secret still signs too. */
+                        previousSecretExpiresAt: string | null;
+                        status: "enabled" | "disabled";
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description `validation_error`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "invalid_json";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            attemptCount: number;
+                            /** @description Oldest first. */
+                            attempts: {
+                                /** Format: date-time */
+                                attemptedAt: string;
+                                durationMs: number;
+                                /** @description Why the attempt failed (non-2xx, timeout, refused address, …); null on success. */
+                                error: string | null;
+                                /** @description HTTP status the endpoint answered; null when it did not answer. */
+                                responseCode: number | null;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                            deliveredAt: string | null;
+                            eventId: string;
+                            eventType: string;
+                            /** @description Also the webhook-id header: the same on every attempt, so receivers can deduplicate. */
+                            id: string;
+                            /** @description While pending. */
+                            nextAttemptAt: string | null;
+                            /** @description Of the latest attempt. */
+                            responseCode: number | null;
+                            status: "pending" | "succeeded" | "failed" | "cancelled";
+                            webhookId: string;
+                        }[];
+                        /** @description Pass as cursor for the next page; null on the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        attemptCount: number;
+                        /** @description Oldest first. */
+                        attempts: {
+                            /** Format: date-time */
+                            attemptedAt: string;
+                            durationMs: number;
+                            /** @description Why the attempt failed (non-2xx, timeout, refused address, …); null on success. */
+                            error: string | null;
+                            /** @description HTTP status the endpoint answered; null when it did not answer. */
+                            responseCode: number | null;
+                        }[];
+                        /** Format: date-time */
+                        createdAt: string;
+                        deliveredAt: string | null;
+                        eventId: string;
+                        eventType: string;
+                        /** @description Also the webhook-id header: the same on every attempt, so receivers can deduplicate. */
+                        id: string;
+                        /** @description While pending. */
+                        nextAttemptAt: string | null;
+                        /** @description Of the latest attempt. */
+                        responseCode: number | null;
+                        status: "pending" | "succeeded" | "failed" | "cancelled";
+                        webhookId: string;
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string | null;
+                        disabledAt: string | null;
+                        /** @description Why deliveries stopped (e.g. the endpoint failed for days); null while enabled. */
+                        disabledReason: string | null;
+                        events: string[];
+                        id: string;
+                        /** @description During a secret rotation, until when the previous secret still signs too. */
+                        previousSecretExpiresAt: string | null;
+                        /** @description `whsec_` + base64 key: verify the webhook-signature header with it. Shown only now. */
+                        secret: string;
+                        status: "enabled" | "disabled";
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url: string;
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,99 @@
+import { Type } from '@sinclair/typebox';
+import type { ErrorCode } from '../errors';
+import { MEDIA_IMPORT_RPC_TIMEOUT_MS, MediaAssetSchema, MediaBase64Schema, MediaDeletedSchema, MediaFromUrlSchema, MediaImportedSchema, MediaListQuerySchema, MediaPageSchema, MediaUploadedSchema } from '../rpc/media';
+import { Rpc } from '../rpc';
+import type { RouteDef } from './define';
+
+const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'insufficient_scope', 'api_access_disabled', 'plan_required', 'service_unavailable'];
+const INGEST_ERRORS: ErrorCode[] = ['unsupported_media_type', 'upload_plan_required', 'storage_quota_exceeded', 'file_too_large'];
+
+export const MediaUploadFormSchema = Type.Object(
+  { file: Type.String({ format: 'binary', description: 'The image or video, at most 50 MB; its type is read from the bytes' }) },
+  { required: ['file'] },
+);
+
+export const MediaRoutes = {
+  /**
+   * multipart/form-data with the file in the field `file`: the gateway streams it to media's own
+   * listener (proxied); its RPC serves the agent twin, which sends the file as base64 content.
+   */
+  uploadMedia: {
+    id: 'uploadMedia',
+    method: 'post',
+    path: '/api/v1/media',
+    scope: 'media:write',
+    summary: 'Upload an image or video (multipart/form-data, field `file`, at most 50 MB); answers its mediaId and a signed serve URL.',
+    rpc: Rpc.mediaUploadBase64,
+    proxied: true,
+    body: MediaUploadFormSchema,
+    bodyContentType: 'multipart/form-data',
+    errors: [...AUTH_ERRORS, 'missing_file', 'validation_error', ...INGEST_ERRORS],
+    response: MediaUploadedSchema,
+    status: 201,
+    tool: {
+      name: 'svc_upload_media',
+      description: 'Upload an image (JPEG, PNG, WebP, GIF) or video (MP4, MOV, WebM) as base64 content, at most 50 MB. Returns a mediaId to use as a post\'s mediaId and a signed URL. For files already online, svc_add_media_from_url is lighter.',
+      input: MediaBase64Schema,
+      toRpc: (args) => args,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      oauthScope: 'mcp:write',
+    },
+  },
+  importMediaFromUrl: {
+    id: 'importMediaFromUrl',
+    method: 'post',
+    path: '/api/v1/media/from-url',
+    scope: 'media:write',
+    summary: 'Download a direct file link into the media library (at most 50 MB; the type is read from the file). The same link again answers the same mediaId (200).',
+    rpc: Rpc.mediaImportFromUrl,
+    body: MediaFromUrlSchema,
+    errors: [...AUTH_ERRORS, 'rate_limited', 'invalid_json', 'validation_error', 'media_url_not_direct', ...INGEST_ERRORS],
+    response: MediaImportedSchema,
+    status: 201,
+    tool: {
+      name: 'svc_add_media_from_url',
+      description: 'Import an image or video from a public link that points straight at the file (not a share page) into the media library, at most 50 MB. Returns the mediaId, a signed URL, the detected contentType and sizeBytes. The same link twice returns the same mediaId. Preferred for TikTok, YouTube and Facebook video.',
+      input: MediaFromUrlSchema,
+      toRpc: (args) => args,
+      fromRpc: ({ deduplicated: _d, ...rest }) => rest,
+      timeoutMs: MEDIA_IMPORT_RPC_TIMEOUT_MS,
+      output: MediaImportedSchema,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      oauthScope: 'mcp:write',
+    },
+  },
+  getMedia: {
+    id: 'getMedia',
+    method: 'get',
+    path: '/api/v1/media/{mediaId}',
+    scope: 'media:write',
+    summary: 'Read a media asset of the account with a fresh signed URL; 404 not_found for a missing one or another account\'s.',
+    rpc: Rpc.mediaGet,
+    response: MediaAssetSchema,
+    status: 200,
+  },
+  listMedia: {
+    id: 'listMedia',
+    method: 'get',
+    path: '/api/v1/media',
+    scope: 'media:write',
+    summary: 'List the account\'s media, newest first; follow nextCursor for the next page.',
+    rpc: Rpc.mediaList,
+    query: MediaListQuerySchema,
+    response: MediaPageSchema,
+    status: 200,
+  },
+  deleteMedia: {
+    id: 'deleteMedia',
+    method: 'delete',
+    path: '/api/v1/media/{mediaId}',
+    scope: 'media:write',
+    summary: 'Delete a media asset: its URLs stop working and posts refuse its mediaId (media_not_found).',
+    rpc: Rpc.mediaDelete,
+    response: MediaDeletedSchema,
+    status: 200,
+  },
+} satisfies Record<string, RouteDef>;
+
+/** The path under which media serves bytes (signed URLs): `/files/{mediaId}?expires=…&sig=…`. */
+export const MEDIA_FILES_PATH = '/files';

@@ -1,0 +1,125 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { defineRpc } from './define';
+
+const Timestamp = Type.String({ format: 'date-time' });
+const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
+
+/** Profile states: `active` publishes; `needs_reconnect` after the platform refused its token for good; `disconnected` after DELETE. */
+export const PROFILE_STATUSES = ['active', 'needs_reconnect', 'disconnected'] as const;
+export type ProfileStatus = (typeof PROFILE_STATUSES)[number];
+
+/** A profile as services see it (posts, publisher); never carries token material. */
+export const ProfileSchema = Type.Object({
+  id: Type.String(),
+  accountId: Type.String(),
+  platform: Type.String(),
+  handle: Type.String(),
+  profileUrl: Type.String(),
+  profileImageUrl: Type.Union([Type.String(), Type.Null()]),
+  status: Type.String(),
+  statusReason: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  tokenExpiresAt: Type.Union([Type.String(), Type.Null()]),
+  connectedAt: Type.String(),
+  updatedAt: Type.String(),
+});
+export type Profile = Static<typeof ProfileSchema>;
+
+/** A connected account as clients see it (spec 2.1), plus its status. Token material is never returned. */
+export const ConnectedAccountSchema = Type.Object({
+  id: Type.String({ description: 'Profile id, used in profileIds.' }),
+  platform: Type.String(),
+  handle: Type.String(),
+  profileUrl: Type.String(),
+  profileImageUrl: Type.Union([Type.String(), Type.Null()]),
+  tokenExpiresAt: Type.Union([Timestamp, Type.Null()], { description: 'When the platform token expires; it is refreshed ahead of time.' }),
+  connectedAt: Timestamp,
+  updatedAt: Timestamp,
+  status: Type.Union(PROFILE_STATUSES.map((s) => Type.Literal(s)), { description: 'active, or needs_reconnect once the platform refused its token for good (statusReason says why).' }),
+  statusReason: Type.Union([Type.String(), Type.Null()]),
+});
+export type ConnectedAccount = Static<typeof ConnectedAccountSchema>;
+
+export const ConnectedAccountListSchema = Type.Object({ accounts: Type.Array(ConnectedAccountSchema), count: Type.Integer() });
+
+/** A connection request (spec 2.2): the handoff link a person opens in a browser. */
+export const ConnectionRequestSchema = Type.Object({
+  requestId: Type.String(),
+  platform: Type.String(),
+  connectUrl: Type.String({ description: 'Single-use, short-lived link under {base_url}; open it in a browser to finish the OAuth flow.' }),
+  expiresAt: Timestamp,
+});
+export type ConnectionRequest = Static<typeof ConnectionRequestSchema>;
+
+export const CONNECTION_REQUEST_STATUSES = ['pending', 'completed', 'expired', 'failed'] as const;
+export type ConnectionRequestStatus = (typeof CONNECTION_REQUEST_STATUSES)[number];
+
+export const ConnectionRequestStateSchema = Type.Object({
+  requestId: Type.String(),
+  platform: Type.String(),
+  status: Type.Union(CONNECTION_REQUEST_STATUSES.map((s) => Type.Literal(s))),
+  profileId: Type.Union([Type.String(), Type.Null()], { description: 'The connected profile once completed.' }),
+  failureReason: Type.Union([Type.String(), Type.Null()]),
+  expiresAt: Timestamp,
+  createdAt: Timestamp,
+  completedAt: NullableTimestamp,
+});
+export type ConnectionRequestState = Static<typeof ConnectionRequestStateSchema>;
+
+/** TikTok creator_info, as the posting options a TikTok post must respect. */
+export const TikTokPostingOptionsSchema = Type.Object({
+  profileId: Type.String(),
+  creatorUsername: Type.String(),
+  creatorNickname: Type.String({ description: 'Must be shown to the person posting.' }),
+  privacyLevelOptions: Type.Array(Type.String(), { description: 'The privacyLevel values this creator may use.' }),
+  commentDisabled: Type.Boolean({ description: 'True: comments are off for this creator; disableComment must stay true.' }),
+  duetDisabled: Type.Boolean(),
+  stitchDisabled: Type.Boolean(),
+  maxVideoPostDurationSec: Type.Union([Type.Integer(), Type.Null()], { description: 'Longest video this creator may post, in seconds.' }),
+});
+export type TikTokPostingOptions = Static<typeof TikTokPostingOptionsSchema>;
+
+export const CredentialsSchema = Type.Object({
+  profileId: Type.String(),
+  platform: Type.String(),
+  platformUserId: Type.String(),
+  handle: Type.String(),
+  accessToken: Type.String(),
+  status: Type.String(),
+  tokenExpiresAt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+});
+export type Credentials = Static<typeof CredentialsSchema>;
+
+export const ConnectionsRpc = {
+  connectionsListProfiles: defineRpc(
+    'connections.profiles.list',
+    Type.Object({ platforms: Type.Optional(Type.Array(Type.String())), ids: Type.Optional(Type.Array(Type.String())), includeInactive: Type.Optional(Type.Boolean()) }),
+    Type.Object({ profiles: Type.Array(ProfileSchema) }),
+  ),
+  /** Connected accounts visible to the principal's key (its profile restriction applies). */
+  connectionsListAccounts: defineRpc('connections.accounts.list', Type.Object({}), ConnectedAccountListSchema),
+  /** Disconnects a profile: its tokens are erased and connection.revoked is announced. Answers the final state. */
+  connectionsDisconnect: defineRpc('connections.accounts.disconnect', Type.Object({ id: Type.String() }), ConnectedAccountSchema),
+  connectionsCreateRequest: defineRpc('connections.requests.create', Type.Object({ platform: Type.String() }), ConnectionRequestSchema),
+  connectionsGetRequest: defineRpc('connections.requests.get', Type.Object({ requestId: Type.String() }), ConnectionRequestStateSchema),
+  connectionsTikTokOptions: defineRpc('connections.tiktok.options', Type.Object({ id: Type.String() }), TikTokPostingOptionsSchema),
+  connectionsGetCredentials: defineRpc('connections.credentials.get', Type.Object({ profileId: Type.String(), accountId: Type.String() }), CredentialsSchema, { anonymous: true }),
+  /**
+   * The publisher asks for fresh credentials after the platform refused an expired token. A transient
+   * failure answers service_unavailable (the profile stays active); a definitive refusal answers the
+   * credentials with status needs_reconnect.
+   */
+  connectionsRefreshCredentials: defineRpc('connections.credentials.refresh', Type.Object({ profileId: Type.String(), accountId: Type.String() }), CredentialsSchema, { anonymous: true }),
+  connectionsSeedProfile: defineRpc(
+    'connections.profiles.seed',
+    Type.Object({ accountId: Type.String(), platform: Type.String(), platformUserId: Type.String(), handle: Type.String(), accessToken: Type.String(), profileUrl: Type.Optional(Type.String()) }),
+    ProfileSchema,
+    { anonymous: true },
+  ),
+  /** Operator: re-encrypts every stored token under the current TOKEN_KEY_ID. */
+  connectionsRotateTokenKey: defineRpc(
+    'connections.vault.rotate',
+    Type.Object({ keyId: Type.Optional(Type.String({ description: 'Refuse unless the answering replica encrypts with this key id.' })) }),
+    Type.Object({ keyId: Type.String(), rotated: Type.Integer(), alreadyCurrent: Type.Integer() }),
+    { anonymous: true },
+  ),
+};

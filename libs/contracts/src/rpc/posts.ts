@@ -1,0 +1,33 @@
+import { Type } from '@sinclair/typebox';
+import { ApprovalSchema, CreateDraftsResultSchema, CreatePostsResultSchema, PolicyCheckSchema, PostListFilterSchema, PostPageSchema, PostSchema } from '../post';
+import { defineRpc } from './define';
+
+export const CreateModeSchema = Type.Union([Type.Literal('posts'), Type.Literal('schedule'), Type.Literal('publish')]);
+
+const IdempotencyKey = Type.Optional(Type.String({ minLength: 1, maxLength: 255 }));
+const Replayed = Type.Boolean({ description: 'True when an earlier identical request was answered again.' });
+
+/** Bodies travel as `unknown` so that posts reports every rule with its own code, not a schema error. */
+export const PostsRpc = {
+  postsCreate: defineRpc(
+    'posts.create',
+    Type.Object({ mode: CreateModeSchema, body: Type.Unknown(), idempotencyKey: IdempotencyKey }),
+    Type.Object({ ...CreatePostsResultSchema.properties, replayed: Replayed }),
+  ),
+  postsCreateDrafts: defineRpc(
+    'posts.drafts.create',
+    Type.Object({ body: Type.Unknown(), idempotencyKey: IdempotencyKey }),
+    Type.Object({ ...CreateDraftsResultSchema.properties, replayed: Replayed }),
+  ),
+  postsGet: defineRpc('posts.get', Type.Object({ id: Type.String() }), PostSchema),
+  postsList: defineRpc('posts.list', PostListFilterSchema, PostPageSchema),
+  postsUpdate: defineRpc('posts.update', Type.Object({ id: Type.String(), patch: Type.Unknown() }), PostSchema),
+  postsCancel: defineRpc('posts.cancel', Type.Object({ id: Type.String() }), PostSchema),
+  postsRequestApproval: defineRpc(
+    'posts.approvals.request',
+    Type.Object({ id: Type.String() }),
+    Type.Object({ ...ApprovalSchema.properties, created: Type.Boolean({ description: 'False when a pending request was answered again.' }) }),
+  ),
+  postsGetApproval: defineRpc('posts.approvals.get', Type.Object({ id: Type.String() }), ApprovalSchema),
+  postsValidate: defineRpc('posts.validate', Type.Object({ body: Type.Unknown() }), PolicyCheckSchema),
+};

@@ -1,0 +1,53 @@
+import 'reflect-metadata';
+import { Client } from 'pg';
+import { DataSource, type EntitySchema, type MixedList } from 'typeorm';
+
+export interface DataSourceOptions {
+  url: string;
+  /** The service's own PostgreSQL schema; its tables and migration log live there. */
+  schema: string;
+  entities?: MixedList<EntitySchema | Function>;
+  migrations: MixedList<Function>;
+  poolSize?: number;
+}
+
+/**
+ * Creates the schema if needed, opens a DataSource scoped to it and runs its migrations.
+ * Replicas starting together take turns through an advisory lock held by the admin session:
+ * the first migrates, the others then find nothing pending.
+ */
+export async function openDataSource(opts: DataSourceOptions): Promise<DataSource> {
+  const admin = new Client({ connectionString: opts.url });
+  await admin.connect();
+  try {
+    try {
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
+    } catch (err) {
+      // Two services booting at once may race on CREATE SCHEMA; the loser sees a unique violation.
+      if ((err as { code?: string }).code !== '23505') throw err;
+    }
+    await admin.query('SELECT pg_advisory_lock(hashtext($1))', [`postbus.migrations.${opts.schema}`]);
+    const ds = new DataSource({
+      type: 'postgres',
+      url: opts.url,
+      schema: opts.schema,
+      entities: opts.entities ?? [],
+      migrations: opts.migrations,
+      migrationsTableName: 'migrations',
+      migrationsTransactionMode: 'each',
+      synchronize: false,
+      logging: false,
+      extra: { max: opts.poolSize ?? 10, options: `-c search_path="${opts.schema}"` },
+    });
+    await ds.initialize();
+    try {
+      await ds.runMigrations();
+    } catch (err) {
+      await ds.destroy().catch(() => undefined);
+      throw err;
+    }
+    return ds;
+  } finally {
+    await admin.end(); // ending the session releases the lock
+  }
+}

@@ -1,0 +1,128 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { METRIC } from './metric-names';
+
+/** Seconds; from a fast RPC (a few ms) to a slow platform publish with video processing (minutes). */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const PUBLISH_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+const LAG_BUCKETS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300, 900, 3600];
+
+export type DependencyCheck = () => Promise<boolean>;
+/** A platform publish step: live, still processing on the platform, failed but worth retrying, or failed. */
+export type PublishOutcome = 'published' | 'waiting' | 'transient_error' | 'failed';
+
+/**
+ * One service's metrics on a registry of its own (several services can share a process in
+ * tests). Its rpcServed / rpcCalled / eventHandled methods make it the bus's observer.
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  private readonly outboxes: { backlog(): Promise<number> }[] = [];
+  private readonly dependencies = new Map<string, DependencyCheck>();
+  private readonly http: Histogram<'method' | 'route' | 'status'>;
+  private readonly rpcServer: Histogram<'rpc' | 'outcome'>;
+  private readonly rpcClient: Histogram<'rpc' | 'outcome'>;
+  private readonly events: Histogram<'queue' | 'event' | 'outcome'>;
+  private readonly wait: Histogram<'queue' | 'event'>;
+  private readonly retries: Counter<'queue' | 'event'>;
+  private readonly deadLetters: Counter<'queue' | 'event'>;
+  private readonly lag: Histogram;
+  private readonly publishTime: Histogram<'platform' | 'outcome'>;
+  private readonly publishCount: Counter<'platform' | 'outcome'>;
+  private readonly webhookCount: Counter<'outcome'>;
+  private readonly webhookTime: Histogram<'outcome'>;
+
+  constructor(
+    readonly service: string,
+    opts: { processMetrics?: boolean } = {},
+  ) {
+    const registers = [this.registry];
+    this.registry.setDefaultLabels({ service });
+    if (opts.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    this.http = new Histogram({ name: METRIC.httpRequestDuration, help: 'HTTP requests answered, by route pattern and status', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers });
+    this.rpcServer = new Histogram({ name: METRIC.rpcServerDuration, help: 'RPCs served, by name and outcome (ok or the error code)', labelNames: ['rpc', 'outcome'], buckets: LATENCY_BUCKETS, registers });
+    this.rpcClient = new Histogram({ name: METRIC.rpcClientDuration, help: 'RPCs called, by name and outcome (ok or the error code)', labelNames: ['rpc', 'outcome'], buckets: LATENCY_BUCKETS, registers });
+    this.events = new Histogram({ name: METRIC.eventHandlingDuration, help: 'Events handled by a consumer, by queue, event and outcome (ok, retry, dead)', labelNames: ['queue', 'event', 'outcome'], buckets: PUBLISH_BUCKETS, registers });
+    this.wait = new Histogram({ name: METRIC.eventWait, help: 'Seconds from an event occurring to its first handling by a consumer', labelNames: ['queue', 'event'], buckets: LAG_BUCKETS, registers });
+    this.retries = new Counter({ name: METRIC.eventRetries, help: 'Events sent to a delay queue for another attempt', labelNames: ['queue', 'event'], registers });
+    this.deadLetters = new Counter({ name: METRIC.eventDeadLetters, help: 'Events parked in a dead-letter queue', labelNames: ['queue', 'event'], registers });
+    this.lag = new Histogram({ name: METRIC.dispatchLag, help: "Seconds between a post's scheduled time and its dispatch", buckets: LAG_BUCKETS, registers });
+    this.publishTime = new Histogram({ name: METRIC.publishDuration, help: 'Platform publish calls, by platform and outcome', labelNames: ['platform', 'outcome'], buckets: PUBLISH_BUCKETS, registers });
+    this.publishCount = new Counter({ name: METRIC.publishOutcomes, help: 'Platform publish calls, by platform and outcome', labelNames: ['platform', 'outcome'], registers });
+    this.webhookCount = new Counter({ name: METRIC.webhookDeliveries, help: 'Webhook delivery attempts, by outcome (delivered, failed)', labelNames: ['outcome'], registers });
+    this.webhookTime = new Histogram({ name: METRIC.webhookDeliveryDuration, help: 'Webhook delivery attempts, by outcome', labelNames: ['outcome'], buckets: LATENCY_BUCKETS, registers });
+
+    const outboxes = this.outboxes;
+    new Gauge({
+      name: METRIC.outboxBacklog,
+      help: 'Committed outbox rows not yet published to the broker',
+      registers,
+      async collect() {
+        if (!outboxes.length) return;
+        const counts = await Promise.all(outboxes.map((o) => o.backlog().catch(() => 0)));
+        this.set(counts.reduce((a, b) => a + b, 0));
+      },
+    });
+    const dependencies = this.dependencies;
+    new Gauge({
+      name: METRIC.dependencyUp,
+      help: 'Whether the database or the broker answers this service (1) or not (0)',
+      labelNames: ['dependency'],
+      registers,
+      async collect() {
+        for (const [name, check] of dependencies) this.set({ dependency: name }, (await check().catch(() => false)) ? 1 : 0);
+      },
+    });
+  }
+
+  rpcServed(rpc: string, outcome: string, seconds: number): void {
+    this.rpcServer.observe({ rpc, outcome }, seconds);
+  }
+
+  rpcCalled(rpc: string, outcome: string, seconds: number): void {
+    this.rpcClient.observe({ rpc, outcome }, seconds);
+  }
+
+  eventReceived(queue: string, event: string, waitedSeconds: number): void {
+    this.wait.observe({ queue, event }, waitedSeconds);
+  }
+
+  eventHandled(queue: string, event: string, outcome: 'ok' | 'retry' | 'dead', seconds: number): void {
+    this.events.observe({ queue, event, outcome }, seconds);
+    if (outcome === 'retry') this.retries.inc({ queue, event });
+    if (outcome === 'dead') this.deadLetters.inc({ queue, event });
+  }
+
+  httpAnswered(method: string, route: string, status: number, seconds: number): void {
+    this.http.observe({ method, route, status: String(status) }, seconds);
+  }
+
+  dispatched(lagSeconds: number): void {
+    this.lag.observe(Math.max(0, lagSeconds));
+  }
+
+  published(platform: string, outcome: PublishOutcome, seconds: number): void {
+    this.publishTime.observe({ platform, outcome }, seconds);
+    this.publishCount.inc({ platform, outcome });
+  }
+
+  /** One webhook delivery attempt: the endpoint answered 2xx (`delivered`) or not (`failed`; the policy may retry it). */
+  webhookDelivered(outcome: 'delivered' | 'failed', seconds: number): void {
+    this.webhookTime.observe({ outcome }, seconds);
+    this.webhookCount.inc({ outcome });
+  }
+
+  /** Reports the outbox backlog (OutboxRelay.backlog) at each scrape. */
+  trackOutbox(relay: { backlog(): Promise<number> }): void {
+    this.outboxes.push(relay);
+  }
+
+  /** Reports a dependency as up or down at each scrape. */
+  trackDependency(name: string, check: DependencyCheck): void {
+    this.dependencies.set(name, check);
+  }
+
+  /** The Prometheus text exposition of this service's metrics. */
+  async exposition(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}

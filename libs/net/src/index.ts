@@ -1,0 +1,5 @@
+export * from './net-error';
+export * from './address-policy';
+export * from './resolver';
+export * from './pin-target';
+export * from './safe-request';

@@ -1,0 +1,165 @@
+import type { Platform } from '@postbus/contracts';
+import { PlatformError } from '../errors';
+
+/**
+ * Reading a post's media from where it is stored, for the platforms that take bytes rather
+ * than a link (TikTok FILE_UPLOAD, YouTube, Facebook Reels). Bytes are streamed: a chunk is
+ * never held whole in memory, and a resumed upload re-reads from its offset with a Range request.
+ */
+
+export interface MediaInfo {
+  size: number;
+  contentType: string;
+}
+
+export interface MediaFetchOptions {
+  platform: Platform;
+  fetchImpl?: typeof fetch;
+  /** Deadline of the request that opens the media (the body then streams without one); default 30 s. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Size and type of the media: HEAD, or a one-byte Range GET when HEAD tells nothing. */
+export async function probeMedia(url: string, opts: MediaFetchOptions): Promise<MediaInfo> {
+  const fetchImpl = opts.fetchImpl ?? fetch;
+  const head = await request(fetchImpl, url, { method: 'HEAD' }, opts);
+  const length = Number(head.headers.get('content-length'));
+  if (head.ok && Number.isInteger(length) && length > 0) return { size: length, contentType: contentTypeOf(head.headers) };
+
+  const ranged = await request(fetchImpl, url, { method: 'GET', headers: { range: 'bytes=0-0' } }, opts);
+  await ranged.body?.cancel().catch(() => undefined);
+  if (!ranged.ok) throw unreadableMedia(opts.platform, url, ranged.status);
+  const total = Number(/\/(\d+)$/.exec(ranged.headers.get('content-range') ?? '')?.[1] ?? ranged.headers.get('content-length'));
+  if (!Number.isInteger(total) || total <= 0) {
+    throw new PlatformError(`The media at ${hostOf(url)} does not say how large it is; store it with the media endpoints and publish again.`, {
+      platform: opts.platform,
+      transient: false,
+      code: 'media_size_unknown',
+    });
+  }
+  return { size: total, contentType: contentTypeOf(ranged.headers) };
+}
+
+/**
+ * Sequential reader over the media's bytes from `offset`. `chunk(n)` answers a stream of
+ * exactly the next n bytes, suitable as a fetch body; call it again only after that stream was consumed.
+ */
+export class MediaReader {
+  private pending: Uint8Array | null = null;
+
+  private constructor(
+    private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
+    private readonly platform: Platform,
+  ) {}
+
+  static async open(url: string, offset: number, opts: MediaFetchOptions): Promise<MediaReader> {
+    const fetchImpl = opts.fetchImpl ?? fetch;
+    const res = await request(fetchImpl, url, { method: 'GET', headers: offset > 0 ? { range: `bytes=${offset}-` } : {} }, opts);
+    if (!res.ok || !res.body) throw unreadableMedia(opts.platform, url, res.status);
+    const reader = new MediaReader(res.body.getReader() as ReadableStreamDefaultReader<Uint8Array>, opts.platform);
+    // A server that ignores Range answers the whole file: skip to the offset.
+    if (offset > 0 && res.status === 200) await reader.skip(offset);
+    return reader;
+  }
+
+  chunk(length: number): ReadableStream<Uint8Array> {
+    let remaining = length;
+    return new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        if (remaining <= 0) {
+          controller.close();
+          return;
+        }
+        const piece = await this.next();
+        if (!piece) {
+          controller.error(this.shortRead());
+          return;
+        }
+        if (piece.byteLength > remaining) {
+          this.pending = piece.subarray(remaining);
+          controller.enqueue(piece.subarray(0, remaining));
+          remaining = 0;
+        } else {
+          controller.enqueue(piece);
+          remaining -= piece.byteLength;
+        }
+        if (remaining === 0) controller.close();
+      },
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.reader.cancel().catch(() => undefined);
+  }
+
+  private async skip(bytes: number): Promise<void> {
+    let left = bytes;
+    while (left > 0) {
+      const piece = await this.next();
+      if (!piece) throw this.shortRead();
+      if (piece.byteLength > left) this.pending = piece.subarray(left);
+      left -= Math.min(left, piece.byteLength);
+    }
+  }
+
+  private async next(): Promise<Uint8Array | null> {
+    if (this.pending) {
+      const piece = this.pending;
+      this.pending = null;
+      return piece;
+    }
+    const { value, done } = await this.reader.read();
+    return done ? null : value;
+  }
+
+  private shortRead(): PlatformError {
+    return new PlatformError('The media ended before its announced size while it was being sent; publishing will be tried again.', {
+      platform: this.platform,
+      transient: true,
+      code: 'media_short_read',
+    });
+  }
+}
+
+/** `fetch` options for a streamed request body (undici needs `duplex: 'half'`). */
+export function streamingInit(init: RequestInit & { body: ReadableStream<Uint8Array> }): RequestInit {
+  return { ...init, duplex: 'half' } as RequestInit;
+}
+
+/** Host only: media URLs may be signed, and their query strings must not reach logs or reasons. */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the media link';
+  }
+}
+
+async function request(fetchImpl: typeof fetch, url: string, init: RequestInit, opts: MediaFetchOptions): Promise<Response> {
+  try {
+    return await fetchImpl(url, { ...init, signal: AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS) });
+  } catch (cause) {
+    throw new PlatformError(`The media at ${hostOf(url)} could not be downloaded for upload (the connection failed); publishing will be tried again.`, {
+      platform: opts.platform,
+      transient: true,
+      code: 'media_unreachable',
+      cause,
+    });
+  }
+}
+
+function unreadableMedia(platform: Platform, url: string, status: number): PlatformError {
+  const transient = status === 429 || status >= 500;
+  return new PlatformError(
+    transient
+      ? `The media at ${hostOf(url)} answered HTTP ${status} while it was being read for upload; publishing will be tried again.`
+      : `The media at ${hostOf(url)} could not be read for upload (HTTP ${status}); make sure the link is public and points at the file itself, or upload the file with the media endpoints.`,
+    { platform, transient, code: 'media_unreadable', status },
+  );
+}
+
+function contentTypeOf(headers: Headers): string {
+  return (headers.get('content-type') ?? 'application/octet-stream').split(';')[0].trim() || 'application/octet-stream';
+}

@@ -1,0 +1,92 @@
+import type { PlatformError } from '../errors';
+
+/** What a Graph call answered when it was not a success, handed to the platform's error mapper. */
+export interface GraphFailure {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON body, or the raw text when it was not JSON. */
+  body: unknown;
+}
+
+/** Why no answer arrived. `maybeDelivered` is false only when the request certainly never left (e.g. connection refused). */
+export interface GraphNetworkFailure {
+  timedOut: boolean;
+  maybeDelivered: boolean;
+  cause: unknown;
+}
+
+export interface GraphErrorMapper {
+  fromResponse(failure: GraphFailure): PlatformError;
+  fromNetwork(failure: GraphNetworkFailure): PlatformError;
+}
+
+export interface GraphRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  accessToken: string;
+  /** Sent in the query string. */
+  query?: Record<string, string | undefined>;
+  /** Sent as an `application/x-www-form-urlencoded` body (POST only). */
+  form?: Record<string, string | undefined>;
+  fetchImpl: typeof fetch;
+  timeoutMs: number;
+}
+
+/** Errors that prove the request never reached the server. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ERR_INVALID_URL']);
+
+/**
+ * One Graph call with `Authorization: Bearer`: returns the JSON object of a 2xx answer,
+ * throws the mapper's PlatformError for everything else (error envelope, non-JSON, network, timeout).
+ */
+export async function sendGraphRequest(req: GraphRequest, errors: GraphErrorMapper): Promise<Record<string, unknown>> {
+  const url = new URL(req.url);
+  for (const [key, value] of Object.entries(req.query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
+  const headers: Record<string, string> = { authorization: `Bearer ${req.accessToken}`, accept: 'application/json' };
+  let body: string | undefined;
+  if (req.form) {
+    const form = new URLSearchParams();
+    for (const [key, value] of Object.entries(req.form)) if (value !== undefined) form.set(key, value);
+    body = form.toString();
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+  }
+
+  let status: number;
+  let responseHeaders: Headers;
+  let text: string;
+  try {
+    const res = await req.fetchImpl(url, { method: req.method, headers, body, signal: AbortSignal.timeout(req.timeoutMs) });
+    status = res.status;
+    responseHeaders = res.headers;
+    text = await res.text();
+  } catch (cause) {
+    throw errors.fromNetwork({ timedOut: isTimeout(cause), maybeDelivered: !provesNotSent(cause), cause });
+  }
+
+  const parsed = parseJson(text);
+  const ok = status >= 200 && status < 300;
+  if (ok && parsed && typeof parsed === 'object' && !Array.isArray(parsed) && !('error' in parsed)) {
+    return parsed as Record<string, unknown>;
+  }
+  throw errors.fromResponse({ status, headers: responseHeaders, body: parsed ?? text });
+}
+
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** By name, not instanceof: the DOMException fetch rejects with may come from another realm. */
+function isTimeout(err: unknown): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  return name === 'TimeoutError' || name === 'AbortError';
+}
+
+function provesNotSent(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: unknown } } | undefined)?.cause;
+  const code = typeof cause?.code === 'string' ? cause.code : (err as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && NOT_SENT_CODES.has(code);
+}

@@ -1,0 +1,83 @@
+import type { Platform } from '@postbus/contracts';
+import { OAUTH_DEFAULT_TIMEOUT_MS, type OAuthAppOptions } from './oauth-client';
+import { oauthErrorFromResponse, oauthMalformed, oauthNetworkError } from './oauth-error';
+
+export interface OAuthCall {
+  platform: Platform;
+  /** Completes "… while <action>" in error messages, e.g. "exchanging the authorization code". */
+  action: string;
+  method: 'GET' | 'POST';
+  url: string;
+  query?: Record<string, string | undefined>;
+  /** Sent as application/x-www-form-urlencoded. */
+  form?: Record<string, string | undefined>;
+  /** Sent as `Authorization: Bearer`. */
+  bearer?: string;
+  /** Sent as a JSON body. */
+  json?: unknown;
+  /** Decides whether a 2xx JSON body is a success (default: no `error` member). */
+  isSuccess?: (body: Record<string, unknown>) => boolean;
+}
+
+/**
+ * One call to an OAuth or profile endpoint. Returns the JSON object of a success; throws OAuthError
+ * for every other outcome (error body, non-JSON, network failure, timeout). Tokens never reach a log.
+ */
+export async function callOAuth(app: Pick<OAuthAppOptions, 'fetchImpl' | 'timeoutMs'>, call: OAuthCall): Promise<Record<string, unknown>> {
+  const url = new URL(call.url);
+  for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (call.bearer) headers.authorization = `Bearer ${call.bearer}`;
+  let body: string | undefined;
+  if (call.form) {
+    const form = new URLSearchParams();
+    for (const [k, v] of Object.entries(call.form)) if (v !== undefined) form.set(k, v);
+    body = form.toString();
+    headers['content-type'] = 'application/x-www-form-urlencoded';
+  } else if (call.json !== undefined) {
+    body = JSON.stringify(call.json);
+    headers['content-type'] = 'application/json; charset=UTF-8';
+  }
+
+  let status: number;
+  let text: string;
+  try {
+    const res = await (app.fetchImpl ?? fetch)(url, { method: call.method, headers, body, signal: AbortSignal.timeout(app.timeoutMs ?? OAUTH_DEFAULT_TIMEOUT_MS), redirect: 'manual' });
+    status = res.status;
+    text = await res.text();
+  } catch (cause) {
+    throw oauthNetworkError(call.platform, call.action, cause);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const isObject = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
+  if (status >= 200 && status < 300 && isObject) {
+    const obj = parsed as Record<string, unknown>;
+    const ok = call.isSuccess ? call.isSuccess(obj) : !obj.error;
+    if (ok) return obj;
+  }
+  if (status >= 200 && status < 300 && !isObject) throw oauthMalformed(call.platform, call.action, 'a JSON object');
+  throw oauthErrorFromResponse(call.platform, call.action, { status, body: parsed ?? text });
+}
+
+/** A string member of an answer, or a malformed-answer error. */
+export function requireString(platform: Platform, action: string, body: Record<string, unknown>, key: string): string {
+  const v = body[key];
+  if (typeof v === 'string' && v) return v;
+  if (typeof v === 'number') return String(v);
+  throw oauthMalformed(platform, action, key);
+}
+
+export function optionalString(v: unknown): string | undefined {
+  return typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : undefined;
+}
+
+/** Scopes as the platform lists them: comma- or space-separated, or an array. */
+export function scopesOf(v: unknown): string[] {
+  if (Array.isArray(v)) return v.filter((s): s is string => typeof s === 'string');
+  return typeof v === 'string' ? v.split(/[\s,]+/).filter(Boolean) : [];
+}

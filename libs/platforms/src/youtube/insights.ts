@@ -1,0 +1,31 @@
+import { countOf, itemNotListed, type PlatformEngagement } from '../insights/engagement';
+import { parseJson } from '../meta/graph-request';
+import { youtubeErrorFromResponse, youtubeNetworkError } from './errors';
+
+/** How to reach the YouTube Data API: `apiUrl` is `https://www.googleapis.com/youtube/v3` or `${sandboxUrl}/youtube/v3`. */
+export interface YouTubeDataApiOptions {
+  apiUrl: string;
+  accessToken: string;
+  fetchImpl?: typeof fetch;
+  timeoutMs?: number;
+}
+
+/** `GET /videos?part=statistics&id=…`: a video's view, like and comment counts (YouTube reports no shares). */
+export async function getYouTubeEngagement(api: YouTubeDataApiOptions, videoId: string): Promise<PlatformEngagement> {
+  const url = `${api.apiUrl.replace(/\/+$/, '')}/videos?part=statistics&id=${encodeURIComponent(videoId)}`;
+  let res: Response;
+  let text: string;
+  try {
+    res = await (api.fetchImpl ?? fetch)(url, { headers: { authorization: `Bearer ${api.accessToken}`, accept: 'application/json' }, signal: AbortSignal.timeout(api.timeoutMs ?? 30_000) });
+    text = await res.text();
+  } catch (cause) {
+    const name = (cause as { name?: string }).name;
+    throw youtubeNetworkError(name === 'TimeoutError' || name === 'AbortError', cause);
+  }
+  const body = parseJson(text) as { items?: { id?: unknown; statistics?: Record<string, unknown> }[] } | undefined;
+  if (!res.ok || !body) throw youtubeErrorFromResponse(res.status, res.headers, body ?? text);
+  const item = body.items?.find((i) => i.id === videoId);
+  if (!item) throw itemNotListed('youtube', videoId);
+  const s = item.statistics ?? {};
+  return { views: countOf(s.viewCount), likes: countOf(s.likeCount), comments: countOf(s.commentCount), shares: null };
+}

@@ -1,0 +1,78 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MediaReader, probeMedia } from '../src';
+
+let server: Server;
+let base: string;
+const bytes = Buffer.from(Array.from({ length: 10_000 }, (_, i) => i % 251));
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    const honoursRange = url.pathname !== '/no-range';
+    if (url.pathname === '/missing') return void res.writeHead(404).end();
+    const range = /bytes=(\d+)-(\d*)/.exec(req.headers.range ?? '');
+    if (range && honoursRange) {
+      const start = Number(range[1]);
+      const end = range[2] ? Number(range[2]) : bytes.length - 1;
+      res.writeHead(206, { 'content-type': 'video/mp4', 'content-range': `bytes ${start}-${end}/${bytes.length}`, 'content-length': end - start + 1 });
+      return void res.end(req.method === 'HEAD' ? undefined : bytes.subarray(start, end + 1));
+    }
+    res.writeHead(200, { 'content-type': 'video/mp4; codecs=avc1', ...(url.pathname !== '/no-length' && { 'content-length': bytes.length }) });
+    if (req.method === 'HEAD') return void res.end();
+    // in small pieces, so chunk boundaries fall inside them
+    for (let i = 0; i < bytes.length; i += 777) res.write(bytes.subarray(i, i + 777));
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+async function read(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
+  for await (const part of stream as unknown as AsyncIterable<Uint8Array>) parts.push(part);
+  return Buffer.concat(parts);
+}
+
+describe('reading media for upload', () => {
+  test('when the media answers HEAD with a length, then size and type come from it', async () => {
+    expect(await probeMedia(`${base}/v`, { platform: 'tiktok' })).toEqual({ size: 10_000, contentType: 'video/mp4' });
+  });
+
+  test('when HEAD has no length, then a one-byte Range request tells the size', async () => {
+    expect((await probeMedia(`${base}/no-length`, { platform: 'tiktok' })).size).toBe(10_000);
+  });
+
+  test('when the media is missing, then the error is permanent and names the host only', async () => {
+    await expect(probeMedia(`${base}/missing?sig=secret`, { platform: 'youtube' })).rejects.toMatchObject({ transient: false, message: expect.not.stringContaining('secret') });
+  });
+
+  test('when the bytes are read in chunks, then each chunk has exactly its length and together they are the file', async () => {
+    const reader = await MediaReader.open(`${base}/v`, 0, { platform: 'tiktok' });
+    const chunks = [await read(reader.chunk(4096)), await read(reader.chunk(4096)), await read(reader.chunk(1808))];
+    await reader.close();
+    expect(chunks.map((c) => c.length)).toEqual([4096, 4096, 1808]);
+    expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+  });
+
+  test('when reading resumes at an offset, then a Range request starts there', async () => {
+    const reader = await MediaReader.open(`${base}/v`, 6000, { platform: 'youtube' });
+    const rest = await read(reader.chunk(4000));
+    await reader.close();
+    expect(rest.equals(bytes.subarray(6000))).toBe(true);
+  });
+
+  test('when the server ignores Range, then the reader skips to the offset itself', async () => {
+    const reader = await MediaReader.open(`${base}/no-range`, 2500, { platform: 'youtube' });
+    const rest = await read(reader.chunk(7500));
+    await reader.close();
+    expect(rest.equals(bytes.subarray(2500))).toBe(true);
+  });
+
+  test('when the media ends before the chunk does, then the stream fails with a transient short read', async () => {
+    const reader = await MediaReader.open(`${base}/v`, 9000, { platform: 'tiktok' });
+    await expect(read(reader.chunk(2000))).rejects.toMatchObject({ transient: true, code: 'media_short_read' });
+    await reader.close();
+  });
+});

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { Strategy } from 'passport-strategy';
+import type { Request } from 'express';
+import { AppError, Rpc, type Principal } from '@postbus/contracts';
+import type { RpcClient } from '@postbus/bus';
+
+/** Reads only `Authorization: Bearer <key>`; keys never travel in URLs or bodies. */
+export function bearerToken(req: Request): string | undefined {
+  const header = req.header('authorization');
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1];
+}
+
+/** Verdicts of auth, kept briefly so a busy key costs one RPC per AUTH_CACHE_MS, dropped on revocation. */
+export class PrincipalCache {
+  private readonly entries = new Map<string, { principal: Principal; until: number }>();
+  constructor(private readonly ttlMs: number) {}
+
+  get(hash: string): Principal | undefined {
+    const e = this.entries.get(hash);
+    if (!e) return undefined;
+    if (e.until < Date.now()) {
+      this.entries.delete(hash);
+      return undefined;
+    }
+    return e.principal;
+  }
+  set(hash: string, principal: Principal): void {
+    if (this.ttlMs <= 0) return;
+    if (this.entries.size > 10_000) this.entries.clear();
+    this.entries.set(hash, { principal, until: Date.now() + this.ttlMs });
+  }
+  evictKey(keyId: string): void {
+    for (const [hash, e] of this.entries) if (e.principal.credential.id === keyId) this.entries.delete(hash);
+  }
+  evictAccount(accountId: string): void {
+    for (const [hash, e] of this.entries) if (e.principal.accountId === accountId) this.entries.delete(hash);
+  }
+}
+
+export class ApiKeyStrategy extends Strategy {
+  name = 'api-key';
+
+  constructor(
+    private readonly rpc: RpcClient,
+    private readonly cache: PrincipalCache,
+  ) {
+    super();
+  }
+
+  override authenticate(req: Request): void {
+    const token = bearerToken(req);
+    if (!token) return this.error(new AppError('missing_api_key', 'Send your API key as Authorization: Bearer <key>.'));
+    const hash = createHash('sha256').update(token).digest('hex');
+    const cached = this.cache.get(hash);
+    if (cached) return this.success(cached);
+    this.rpc.call(Rpc.authVerifyKey, { token }).then(
+      (principal) => {
+        this.cache.set(hash, principal);
+        this.success(principal);
+      },
+      (err) => this.error(err),
+    );
+  }
+}

@@ -1,0 +1,41 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express, NextFunction, Request, Response } from 'express';
+import passport from 'passport';
+import { AppError, type Principal, type Scope } from '@postbus/contracts';
+import type { RpcClient } from '@postbus/bus';
+import type { Lifecycle } from '@postbus/kit';
+import { ApiKeyStrategy, PrincipalCache } from './api-key.strategy';
+
+/** Listens (on every interface unless told otherwise, so containers can reach it), registers a graceful close, and answers a loopback URL. */
+export async function listen(app: Express, lifecycle: Lifecycle, opts: { port: number; host?: string; name?: string }): Promise<{ server: Server; port: number; url: string }> {
+  const server = app.listen(opts.port, opts.host ?? '0.0.0.0');
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const port = (server.address() as AddressInfo).port;
+  lifecycle.onStop(opts.name ?? 'http', () => new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  }));
+  return { server, port, url: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * Express middleware resolving `Authorization: Bearer <API key>` to a Principal through auth
+ * (cached briefly), then checking the scope. Used by the gateway and by any service that
+ * serves HTTP of its own (uploads, pages) so that no path trusts a caller it has not verified.
+ */
+export function apiKeyAuth(rpc: RpcClient, cache: PrincipalCache) {
+  const strategy = new ApiKeyStrategy(rpc, cache);
+  const authenticator = new passport.Passport();
+  authenticator.use(strategy);
+  return (scope?: Scope) => (req: Request, res: Response, next: NextFunction) =>
+    authenticator.authenticate(strategy.name, { session: false }, (err: unknown, principal: Principal | false) => {
+      if (err) return next(err);
+      if (!principal) return next(new AppError('missing_api_key', 'Send your API key as Authorization: Bearer <key>.'));
+      if (scope && !principal.scopes.includes(scope)) return next(new AppError('insufficient_scope', `This key lacks the ${scope} scope.`));
+      req.user = principal;
+      next();
+    })(req, res, next);
+}
+
+export { ApiKeyStrategy, PrincipalCache, bearerToken } from './api-key.strategy';

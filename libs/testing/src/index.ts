@@ -1,0 +1,6 @@
+export * from './test-env';
+export * from './wait';
+export * from './system';
+export * from './seed';
+export * from './oauth-consent';
+export * from './prometheus-text';

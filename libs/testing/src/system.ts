@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { openBus, type Bus } from '@postbus/bus';
+import { createLogger } from '@postbus/kit';
+import { start as startAuth } from '@postbus/auth';
+import { start as startAutomation } from '@postbus/automation';
+import { start as startConnections } from '@postbus/connections';
+import { start as startGateway } from '@postbus/gateway';
+import { start as startMcp } from '@postbus/mcp';
+import { start as startMedia } from '@postbus/media';
+import { start as startPosts } from '@postbus/posts';
+import { start as startPublisher } from '@postbus/publisher';
+import { startSandbox } from '@postbus/sandbox';
+import { start as startWebhooks } from '@postbus/webhooks';
+import { seedAccount, type SeededAccount } from './seed';
+import type { TestEnv } from './test-env';
+
+export interface RunningSystem {
+  baseUrl: string;
+  sandboxUrl: string;
+  /** `{mcp_host}`: the mcp service's second (deprecated) listener, POST /auth and /mcp. */
+  mcpHostUrl: string;
+  /** A bus client in the system's namespace, for operator-style calls in tests. */
+  bus: Bus;
+  /** Each service's operations listener (`${url}/metrics`, `/healthz`, `/readyz`), by service name. */
+  metricsUrls: Record<string, string>;
+  seedAccount(opts?: { platforms?: string[]; scopes?: string[]; plan?: string; tester?: boolean }): Promise<SeededAccount>;
+  /** Stops one service (to see the rest cope); the others keep running. */
+  stopService(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A port that was free a moment ago, so URLs under the gateway can be known before it starts. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Boots every service and the sandbox in this process, against the test env's database and namespace.
+ * `deps` hands a service's start() its second argument by name, e.g. `{ media: { resolve } }` to play DNS answers.
+ */
+export async function startSystem(testEnv: TestEnv, extraEnv: Record<string, string> = {}, deps: Record<string, unknown> = {}): Promise<RunningSystem> {
+  const sandbox = await startSandbox({ port: 0, processingDelayMs: 0 });
+  const gatewayPort = await freePort();
+  const baseUrl = `http://127.0.0.1:${gatewayPort}`;
+  const env: Record<string, string> = {
+    ...testEnv.env,
+    PUBLIC_BASE_URL: baseUrl,
+    METRICS_PORT: '0',
+    HOST: '127.0.0.1',
+    MCP_HOST_PORT: '0',
+    SCHEDULER_TICK_MS: '200',
+    PLATFORM_POLL_INTERVAL_MS: '20',
+    // Tests poll every 50 ms with one key; the per-key limit has its own test (RATE_LIMIT_PER_MINUTE in extraEnv).
+    RATE_LIMIT_PER_MINUTE: '100000',
+    PUBLISHER_RETRY_DELAYS_MS: '100,200',
+    THREADS_API_URL: `${sandbox.url}/threads/v1.0`,
+    SANDBOX_URL: sandbox.url,
+    MEDIA_ALLOW_LOOPBACK_IMPORTS: 'true',
+    WEBHOOKS_ALLOW_LOOPBACK: 'true',
+    MEDIA_LOCAL_DIR: join(tmpdir(), `postbus-media-${testEnv.namespace}`),
+    ...extraEnv,
+  };
+  const stops: (() => Promise<void>)[] = [() => rm(env.MEDIA_LOCAL_DIR, { recursive: true, force: true }), () => sandbox.close()];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+  };
+  try {
+    // Services with HTTP of their own listen on a free port; the gateway is told where they are.
+    const services = { auth: startAuth, connections: startConnections, posts: startPosts, media: startMedia, publisher: startPublisher, mcp: startMcp, webhooks: startWebhooks, automation: startAutomation };
+    const gatewayEnv: Record<string, string> = { ...env, PORT: String(gatewayPort) };
+    const running = new Map<string, { stop(): Promise<void> }>();
+    const metricsUrls: Record<string, string> = {};
+    let mcpHostUrl = '';
+    for (const [name, start] of Object.entries(services)) {
+      const upper = name.toUpperCase();
+      const svc = (await (start as (env: Record<string, string>, deps?: unknown) => Promise<unknown>)({ ...env, [`${upper}_HTTP_PORT`]: '0' }, deps[name])) as { lifecycle: { stop(): Promise<void>; markStarted(): void }; httpUrl?: string; metricsUrl?: string };
+      svc.lifecycle.markStarted();
+      if (svc.metricsUrl) metricsUrls[name] = svc.metricsUrl;
+      stops.push(() => svc.lifecycle.stop());
+      running.set(name, svc.lifecycle);
+      if (svc.httpUrl) gatewayEnv[`${upper}_HTTP_URL`] = svc.httpUrl;
+      if (name === 'mcp') mcpHostUrl = (svc as { hostUrl?: string }).hostUrl ?? '';
+    }
+    const gateway = await startGateway(gatewayEnv);
+    stops.push(() => gateway.lifecycle.stop());
+    gateway.lifecycle.markStarted();
+    metricsUrls.gateway = gateway.metricsUrl;
+    const bus = await openBus({ url: testEnv.amqpUrl, namespace: testEnv.namespace, logger: createLogger('test', 'silent'), rpcTimeoutMs: 5000, ephemeral: true });
+    stops.push(() => bus.close());
+    return {
+      baseUrl,
+      sandboxUrl: sandbox.url,
+      mcpHostUrl,
+      bus,
+      metricsUrls,
+      seedAccount: (opts = {}) => seedAccount(bus.rpc, sandbox.url, { email: `dev-${randomBytes(4).toString('hex')}@example.com`, ...opts }),
+      stopService: async (name) => {
+        const svc = running.get(name);
+        if (!svc) throw new Error(`no service ${name}`);
+        await svc.stop();
+      },
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * Regenerates libs/client/src/schema.ts (types for every path) from the contracts' OpenAPI
+ * document: `pnpm gen:client`. With --check, fails when the committed file is stale.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildOpenApi } from '@postbus/contracts';
+
+const target = join(__dirname, '..', 'libs', 'client', 'src', 'schema.ts');
+
+async function main(): Promise<void> {
+  const { default: openapiTS, astToString } = await import('openapi-typescript');
+  const doc = buildOpenApi({ baseUrl: 'http://localhost:3000' });
+  const ast = await openapiTS(JSON.parse(JSON.stringify(doc)), { alphabetize: true });
+  const source = `/* eslint-disable */\n// Generated from openapi.json by scripts/generate-client.ts — do not edit.\n${astToString(ast)}`;
+  if (process.argv.includes('--check')) {
+    const current = readFileSync(target, 'utf8');
+    if (current !== source) {
+      console.error('libs/client/src/schema.ts is stale: run pnpm gen:client');
+      process.exit(1);
+    }
+    console.log('libs/client/src/schema.ts is up to date');
+    return;
+  }
+  writeFileSync(target, source);
+  console.log(`wrote ${target}`);
+}
+
+void main();

@@ -1,0 +1,55 @@
+import type { DataSource } from 'typeorm';
+import { AppError, Rpc } from '@postbus/contracts';
+import type { RpcServer } from '@postbus/bus';
+import { toAccountSummary } from '../accounts/account-summary';
+import type { AccountRepository } from '../accounts/account.repository';
+import type { AuthConfig } from '../config';
+import type { ApiKeyRepository } from '../keys/api-key.repository';
+import { issueApiKey } from '../keys/issue-key.use-case';
+import { revokeApiKey } from '../keys/revoke-key.use-case';
+import { verifyApiKey } from '../keys/verify-key.use-case';
+import { exchangeKeyForToken } from '../legacy/exchange-key.use-case';
+import { looksLikeJwt, type McpJwt } from '../legacy/mcp-jwt';
+import { verifyMcpJwt } from '../legacy/verify-mcp-jwt.use-case';
+import type { GrantRepository } from '../oauth/grant.repository';
+import { verifyAccessToken } from '../oauth/verify-access-token.use-case';
+
+export interface AuthRpcPorts {
+  ds: DataSource;
+  accounts: AccountRepository;
+  keys: ApiKeyRepository;
+  config: AuthConfig;
+  /** Kicks the outbox relay after a revocation committed. */
+  announced: () => void;
+  grants: GrantRepository;
+  mcpJwt: McpJwt;
+}
+
+export function registerRpc(rpc: RpcServer, ports: AuthRpcPorts): void {
+  const { ds, accounts, keys, config } = ports;
+  rpc.handle(Rpc.authVerifyKey, ({ token }) => verifyApiKey(ds, token));
+  // An agent's bearer token: an OAuth access token, or a JWT from the deprecated key exchange.
+  rpc.handle(Rpc.authVerifyAccessToken, ({ token, resource }) =>
+    looksLikeJwt(token) ? verifyMcpJwt(ds, ports.mcpJwt, token, resource) : verifyAccessToken({ ds, grants: ports.grants }, token, resource),
+  );
+  rpc.handle(Rpc.authExchangeKey, ({ token }) => exchangeKeyForToken(ds, ports.mcpJwt, token));
+  rpc.handle(Rpc.authCreateAccount, (input) => accounts.create(input));
+  rpc.handle(Rpc.authIssueKey, (input) => issueApiKey(ds, input));
+  rpc.handle(Rpc.authGetAccount, async (_input, { principal }) => {
+    const a = await accounts.find(principal.accountId);
+    if (!a) throw new AppError('api_access_disabled', 'The account no longer exists.');
+    return toAccountSummary(a, config);
+  });
+  rpc.handle(Rpc.authUpdateAccount, async ({ accountId, ...changes }) => {
+    const a = await accounts.update(accountId, changes);
+    if (!a) throw new AppError('not_found', `No account ${accountId}.`);
+    return toAccountSummary(a, config);
+  });
+  rpc.handle(Rpc.authUpdateUser, async ({ userId, disabled }) => {
+    const u = await accounts.setUserDisabled(userId, disabled);
+    if (!u) throw new AppError('not_found', `No user ${userId}.`);
+    return { userId: u.id, accountId: u.account_id, email: u.email, disabled: u.disabled };
+  });
+  rpc.handle(Rpc.authListKeys, async ({ accountId }) => ({ keys: await keys.listForAccount(accountId) }));
+  rpc.handle(Rpc.authRevokeKey, ({ keyId, accountId }) => revokeApiKey({ ds, keys, announced: ports.announced }, keyId, accountId));
+}

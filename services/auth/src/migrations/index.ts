@@ -1,0 +1,6 @@
+import { CreateOutbox1732200000000 } from '@postbus/bus';
+import { CreateAuth1732200000201 } from './1732200000201-create-auth';
+import { CreateSessions1732200000202 } from './1732200000202-create-sessions';
+import { CreateOauth1732200000203 } from './1732200000203-create-oauth';
+
+export const migrations = [CreateOutbox1732200000000, CreateAuth1732200000201, CreateSessions1732200000202, CreateOauth1732200000203];

@@ -1,0 +1,78 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { CookieOptions, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Session, SessionRepository } from '../sessions/session.repository';
+import { randomToken } from '../sessions/session.repository';
+
+export const SESSION_COOKIE = 'pb_session';
+/** Double-submit token of the forms shown before sign-in (sign up, sign in). */
+export const CSRF_COOKIE = 'pb_csrf';
+
+export function cookieOptions(req: Request, maxAgeMs?: number): CookieOptions {
+  return { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/', ...(maxAgeMs ? { maxAge: maxAgeMs } : {}) };
+}
+
+export function currentSession(res: Response): Session | undefined {
+  return res.locals.session as Session | undefined;
+}
+
+export function nonceOf(res: Response): string {
+  return res.locals.nonce as string;
+}
+
+/** Headers of every page: no caching (keys are shown once), no framing, a nonce-based CSP. */
+export const pageHeaders: RequestHandler = (_req, res, next) => {
+  const nonce = randomBytes(16).toString('base64');
+  res.locals.nonce = nonce;
+  res.setHeader('Content-Security-Policy', `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`);
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'same-origin');
+  next();
+};
+
+/** Puts the signed-in user's session, if any, in res.locals. */
+export function loadSession(sessions: SessionRepository): RequestHandler {
+  return async (req, res, next) => {
+    const token = req.cookies?.[SESSION_COOKIE];
+    if (typeof token === 'string' && token) res.locals.session = await sessions.find(token);
+    next();
+  };
+}
+
+/**
+ * The token a form must send back: the session's own token once signed in (synchronizer),
+ * before that a random value also set as an HttpOnly SameSite=Lax cookie (double submit).
+ */
+export function csrfToken(req: Request, res: Response): string {
+  const session = currentSession(res);
+  if (session) return session.csrfToken;
+  const existing = req.cookies?.[CSRF_COOKIE];
+  if (typeof existing === 'string' && existing.length >= 32) return existing;
+  const fresh = randomToken();
+  res.cookie(CSRF_COOKIE, fresh, cookieOptions(req));
+  req.cookies = { ...req.cookies, [CSRF_COOKIE]: fresh };
+  return fresh;
+}
+
+function sameToken(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'string' || typeof b !== 'string' || !a || !b) return false;
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Refuses a form post whose `_csrf` field does not match the expected token. */
+export function requireCsrf(onRefused: (req: Request, res: Response) => void): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const session = currentSession(res);
+    const expected = session ? session.csrfToken : req.cookies?.[CSRF_COOKIE];
+    if (!sameToken(req.body?._csrf, expected)) return onRefused(req, res);
+    next();
+  };
+}
+
+/** A same-site path to go to after signing in; anything else goes to settings. */
+export function safeNext(next: unknown): string {
+  return typeof next === 'string' && /^\/(?![/\\])[\w\-./?=&%]*$/.test(next) ? next : '/settings';
+}

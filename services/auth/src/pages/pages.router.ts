@@ -1,0 +1,155 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { AppError, isAppError, type ApiKeySummary } from '@postbus/contracts';
+import { toAccountSummary } from '../accounts/account-summary';
+import type { AccountRepository } from '../accounts/account.repository';
+import { signUp } from '../accounts/sign-up.use-case';
+import type { AuthConfig } from '../config';
+import type { ApiKeyRepository } from '../keys/api-key.repository';
+import type { IssueKeyInput } from '../keys/issue-key.use-case';
+import type { Session, SessionRepository } from '../sessions/session.repository';
+import { signIn } from '../sessions/sign-in.use-case';
+import { EMPTY_KEY_FORM, readKeyForm, toIssueKeyInput, type KeyFormValues } from './key-form';
+import { messagePage, signOutForm } from './message.page';
+import { CSRF_COOKIE, SESSION_COOKIE, cookieOptions, csrfToken, currentSession, nonceOf, requireCsrf, safeNext } from './page-context';
+import { settingsPage, type ProfileChoice } from './settings.page';
+import { signInPage } from './sign-in.page';
+import { signUpPage } from './sign-up.page';
+
+export interface PagesPorts {
+  accounts: AccountRepository;
+  sessions: SessionRepository;
+  keys: ApiKeyRepository;
+  config: AuthConfig;
+  issueKey(input: IssueKeyInput): Promise<{ keyId: string; key: string }>;
+  revokeKey(keyId: string, accountId: string): Promise<ApiKeySummary>;
+  /** The account's connected profiles, or undefined when connections does not answer. */
+  listProfiles(session: Session): Promise<ProfileChoice[] | undefined>;
+}
+
+const text = (v: unknown) => (typeof v === 'string' ? v : '');
+
+const csrfRefused = (_req: Request, res: Response) => {
+  res.status(403).type('html').send(
+    messagePage({ nonce: nonceOf(res), title: 'Please try again', message: 'This form has expired or did not come from a Postbus page. Go back, reload the page and send it again.' }),
+  );
+};
+
+const signedInOnly: RequestHandler = (req, res, next) => {
+  if (currentSession(res)) return next();
+  res.redirect(303, `/signin?next=${encodeURIComponent(req.originalUrl.startsWith('/settings') ? '/settings' : req.originalUrl)}`);
+};
+
+/** Sign up, sign in, sign out and settings: small server-rendered forms that work without JavaScript. */
+export function pagesRouter(ports: PagesPorts): Router {
+  const router = Router();
+  const csrf = requireCsrf(csrfRefused);
+  const sessionMs = ports.config.SESSION_TTL_HOURS * 3_600_000;
+
+  const startSession = (req: Request, res: Response, token: string) => {
+    res.cookie(SESSION_COOKIE, token, cookieOptions(req, sessionMs));
+    res.clearCookie(CSRF_COOKIE, cookieOptions(req));
+  };
+
+  router.get('/signup', (req, res) => {
+    if (currentSession(res)) return res.redirect(303, '/settings');
+    res.type('html').send(signUpPage({ nonce: nonceOf(res), csrf: csrfToken(req, res) }));
+  });
+
+  router.post('/signup', csrf, async (req, res) => {
+    const email = text(req.body.email);
+    const name = text(req.body.name);
+    try {
+      const { token } = await signUp(ports, { email, password: text(req.body.password), name });
+      startSession(req, res, token);
+      res.redirect(303, '/settings');
+    } catch (err) {
+      if (!isAppError(err) || err.code !== 'validation_error') throw err;
+      res.status(400).type('html').send(signUpPage({ nonce: nonceOf(res), csrf: csrfToken(req, res), error: err.message, email, name }));
+    }
+  });
+
+  router.get('/signin', (req, res) => {
+    const next = safeNext(req.query.next);
+    if (currentSession(res)) return res.redirect(303, next);
+    const notice = req.query.signedout !== undefined ? 'You are signed out.' : undefined;
+    res.type('html').send(signInPage({ nonce: nonceOf(res), csrf: csrfToken(req, res), next, notice }));
+  });
+
+  router.post('/signin', csrf, async (req, res) => {
+    const email = text(req.body.email);
+    const next = safeNext(req.body.next);
+    const result = await signIn(ports, email, text(req.body.password));
+    if (!result.ok) {
+      return res.status(401).type('html').send(signInPage({ nonce: nonceOf(res), csrf: csrfToken(req, res), error: result.message, email, next }));
+    }
+    const previous = req.cookies?.[SESSION_COOKIE];
+    if (typeof previous === 'string' && previous) await ports.sessions.delete(previous);
+    startSession(req, res, result.token);
+    res.redirect(303, next);
+  });
+
+  router.get('/signout', (req, res) => {
+    if (!currentSession(res)) return res.redirect(303, '/signin');
+    res.type('html').send(messagePage({ nonce: nonceOf(res), title: 'Sign out', message: 'Sign out of Postbus on this browser?', action: signOutForm(csrfToken(req, res)) }));
+  });
+
+  router.post('/signout', csrf, async (req, res) => {
+    const token = req.cookies?.[SESSION_COOKIE];
+    if (typeof token === 'string' && token) await ports.sessions.delete(token);
+    res.clearCookie(SESSION_COOKIE, cookieOptions(req));
+    res.redirect(303, '/signin?signedout');
+  });
+
+  const renderSettings = async (req: Request, res: Response, extra: { status?: number; created?: { key: string; name: string }; form?: KeyFormValues; error?: string; notice?: string; profiles?: ProfileChoice[] | null } = {}) => {
+    const session = currentSession(res)!;
+    const account = await ports.accounts.find(session.accountId);
+    if (!account) throw new AppError('not_found', 'This account no longer exists.');
+    const [keys, profiles] = await Promise.all([ports.keys.listForAccount(session.accountId), extra.profiles === undefined ? ports.listProfiles(session) : extra.profiles ?? undefined]);
+    res.status(extra.status ?? 200).type('html').send(
+      settingsPage({
+        nonce: nonceOf(res),
+        csrf: csrfToken(req, res),
+        email: session.email,
+        account: toAccountSummary(account, ports.config),
+        keys,
+        profiles,
+        created: extra.created,
+        form: extra.form ?? EMPTY_KEY_FORM,
+        error: extra.error,
+        notice: extra.notice,
+      }),
+    );
+  };
+
+  router.get('/settings', signedInOnly, async (req, res) => {
+    let notice: string | undefined;
+    if (typeof req.query.revoked === 'string') {
+      const key = await ports.keys.find(req.query.revoked, currentSession(res)!.accountId);
+      if (key) notice = `The key “${key.name}” is revoked; requests with it now answer invalid_api_key.`;
+    }
+    await renderSettings(req, res, { notice });
+  });
+
+  router.post('/settings/keys', signedInOnly, csrf, async (req, res) => {
+    const session = currentSession(res)!;
+    const form = readKeyForm(req.body ?? {});
+    const profiles = await ports.listProfiles(session);
+    try {
+      const owned = profiles && new Set(profiles.map((p) => p.id));
+      const input = toIssueKeyInput(form, { accountId: session.accountId, userId: session.userId }, owned);
+      const { key } = await ports.issueKey(input);
+      await renderSettings(req, res, { status: 201, created: { key, name: input.name.trim() }, profiles: profiles ?? null });
+    } catch (err) {
+      if (!isAppError(err) || err.code !== 'validation_error') throw err;
+      await renderSettings(req, res, { status: 400, form, error: err.message, profiles: profiles ?? null });
+    }
+  });
+
+  router.post('/settings/keys/:keyId/revoke', signedInOnly, csrf, async (req, res) => {
+    const keyId = String(req.params.keyId);
+    await ports.revokeKey(keyId, currentSession(res)!.accountId);
+    res.redirect(303, `/settings?revoked=${encodeURIComponent(keyId)}`);
+  });
+
+  return router;
+}

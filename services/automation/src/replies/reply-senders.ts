@@ -1,0 +1,38 @@
+import { isPlatform } from '@postbus/contracts';
+import { PlatformError, replyOnThreads, replyToFacebookComment, replyToInstagramComment, sendFacebookPrivateReply, sendInstagramPrivateReply } from '@postbus/platforms';
+import type { ReplyRequest } from './answer.ports';
+
+export interface ReplyApis {
+  instagramApiUrl: string;
+  facebookApiUrl: string;
+  threadsApiUrl: string;
+  timeoutMs: number;
+  /** Pause between status checks of a Threads reply container. */
+  pollIntervalMs: number;
+  fetchImpl?: typeof fetch;
+}
+
+/**
+ * The platform call behind each action. Instagram threads replies one level deep, so a public reply
+ * to a reply goes under the comment it answers; Facebook and Threads nest a reply under a reply.
+ */
+export function platformReplySender(apis: ReplyApis) {
+  return (r: ReplyRequest): Promise<{ id: string }> => {
+    const common = { accessToken: r.accessToken, timeoutMs: apis.timeoutMs, fetchImpl: apis.fetchImpl };
+    if (r.platform === 'instagram') {
+      const api = { ...common, baseUrl: apis.instagramApiUrl };
+      return r.action === 'private_reply'
+        ? sendInstagramPrivateReply(api, r.platformUserId, r.comment.commentId, r.text)
+        : replyToInstagramComment(api, r.comment.parentId ?? r.comment.commentId, r.text);
+    }
+    if (r.platform === 'facebook') {
+      const api = { ...common, baseUrl: apis.facebookApiUrl };
+      return r.action === 'private_reply' ? sendFacebookPrivateReply(api, r.platformUserId, r.comment.commentId, r.text) : replyToFacebookComment(api, r.comment.commentId, r.text);
+    }
+    if (r.platform === 'threads' && r.action === 'reply') {
+      return replyOnThreads({ ...common, baseUrl: apis.threadsApiUrl, userId: r.platformUserId, pollIntervalMs: apis.pollIntervalMs, maxPolls: 30 }, r.comment.commentId, r.text);
+    }
+    const platform = isPlatform(r.platform) ? r.platform : 'instagram';
+    return Promise.reject(new PlatformError(`Postbus cannot ${r.action === 'private_reply' ? 'send private replies to' : 'answer'} ${r.platform} comments.`, { platform, transient: false, code: 'unsupported_platform' }));
+  };
+}

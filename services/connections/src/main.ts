@@ -1,0 +1,63 @@
+import { OutboxRelay } from '@postbus/bus';
+import { runMain } from '@postbus/kit';
+import { queryTikTokCreatorInfo } from '@postbus/platforms';
+import { bootService, listen } from '@postbus/service';
+import { readConfig } from './config';
+import { startAbandonedFlowsJob } from './connect/abandoned-flows.job';
+import { ConnectionRequestRepository } from './connect/connection-request.repository';
+import { createHandoffApp } from './entry-points/http';
+import { registerLookupRpc } from './entry-points/lookup-rpc';
+import { registerRpc } from './entry-points/rpc';
+import { registerSummariesRpc } from './entry-points/summaries-rpc';
+import { migrations } from './migrations';
+import { createPlatformClients } from './platforms/platform-clients';
+import { ProfileRepository } from './profiles/profile.repository';
+import { TokenRefresher } from './tokens/token-refresher';
+import { vaultFromConfig } from './vault/token-vault';
+
+export async function start(env?: Record<string, string | undefined>) {
+  const config = readConfig(env);
+  const svc = await bootService({ name: 'connections', config, schema: 'connections', migrations });
+  const ds = svc.ds!;
+  const vault = vaultFromConfig(config);
+  const profiles = new ProfileRepository(ds);
+  const requests = new ConnectionRequestRepository(ds);
+  const clients = createPlatformClients(config);
+  const relay = new OutboxRelay(ds, svc.bus.events, svc.logger.child({ module: 'outbox' }));
+  const clock = () => new Date();
+
+  const connect = {
+    ds,
+    requests,
+    profiles,
+    vault,
+    clients,
+    clock,
+    baseUrl: config.PUBLIC_BASE_URL,
+    linkTtlSeconds: config.CONNECT_LINK_TTL_SECONDS,
+    announced: () => relay.kick(),
+  };
+  const refresh = { ds, profiles, vault, clients, clock, logger: svc.logger.child({ module: 'tokens' }), retryDelaysMs: [250], recentMs: config.TOKEN_REFRESH_DEDUP_MS };
+  registerRpc(svc.rpc, {
+    ...connect,
+    refresh,
+    tiktok: { readCreatorInfo: (accessToken) => queryTikTokCreatorInfo({ baseUrl: config.TIKTOK_API_URL, accessToken, timeoutMs: config.PLATFORM_HTTP_TIMEOUT_MS }) },
+  });
+  registerLookupRpc(svc.rpc, ds);
+  registerSummariesRpc(svc.rpc, profiles);
+  const http = await listen(createHandoffApp(connect, svc.logger.child({ module: 'handoff' })), svc.lifecycle, { port: config.CONNECTIONS_HTTP_PORT, host: config.CONNECTIONS_HTTP_HOST, name: 'connections-http' });
+  const refresher = new TokenRefresher({ ...refresh, retryDelaysMs: [] }, svc.logger.child({ module: 'token-refresher' }), { intervalMs: config.TOKEN_REFRESH_INTERVAL_MS, aheadSeconds: config.TOKEN_REFRESH_AHEAD_SECONDS });
+
+  await svc.rpc.start();
+  relay.start();
+  svc.metrics.trackOutbox(relay);
+  refresher.start();
+  const janitor = startAbandonedFlowsJob(requests, clock, svc.logger.child({ module: 'handoff' }), config.TOKEN_REFRESH_INTERVAL_MS);
+  svc.lifecycle.onStop('relay', () => relay.stop());
+  svc.lifecycle.onStop('token refresher', () => refresher.stop());
+  svc.lifecycle.onStop('abandoned sign-ins', () => janitor.stop());
+  svc.logger.info('connections started', { url: http.url });
+  return { ...svc, httpUrl: http.url };
+}
+
+if (require.main === module) runMain(start);

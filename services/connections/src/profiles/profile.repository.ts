@@ -1,0 +1,213 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { updateReturning } from '../db/update-returning';
+import { newId, type ConnectedAccount, type Profile, type ProfileStatus } from '@postbus/contracts';
+
+export interface ProfileRow {
+  id: string;
+  account_id: string;
+  platform: string;
+  platform_user_id: string;
+  handle: string;
+  profile_url: string;
+  profile_image_url: string | null;
+  status: ProfileStatus;
+  status_reason: string | null;
+  /** Sealed by the vault; null once disconnected. */
+  access_token_enc: string | null;
+  refresh_token_enc: string | null;
+  token_expires_at: Date | null;
+  refresh_expires_at: Date | null;
+  token_refreshed_at: Date | null;
+  connected_at: Date;
+  updated_at: Date;
+  disconnected_at: Date | null;
+}
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export function toProfile(r: ProfileRow): Profile {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    platform: r.platform,
+    handle: r.handle,
+    profileUrl: r.profile_url,
+    profileImageUrl: r.profile_image_url,
+    status: r.status,
+    statusReason: r.status_reason,
+    tokenExpiresAt: iso(r.token_expires_at),
+    connectedAt: new Date(r.connected_at).toISOString(),
+    updatedAt: new Date(r.updated_at).toISOString(),
+  };
+}
+
+/** Spec 2.1 plus status; never token material. */
+export function toConnectedAccount(r: ProfileRow): ConnectedAccount {
+  return {
+    id: r.id,
+    platform: r.platform,
+    handle: r.handle,
+    profileUrl: r.profile_url,
+    profileImageUrl: r.profile_image_url,
+    tokenExpiresAt: iso(r.token_expires_at),
+    connectedAt: new Date(r.connected_at).toISOString(),
+    updatedAt: new Date(r.updated_at).toISOString(),
+    status: r.status,
+    statusReason: r.status_reason,
+  };
+}
+
+export interface NewProfile {
+  accountId: string;
+  platform: string;
+  platformUserId: string;
+  handle: string;
+  profileUrl: string;
+  profileImageUrl: string | null;
+  accessTokenEnc: string;
+  /** Null keeps a stored refresh token: a platform that did not send a new one has not replaced it. */
+  refreshTokenEnc: string | null;
+  tokenExpiresAt: Date | null;
+  refreshExpiresAt?: Date | null;
+}
+
+export interface RefreshedTokens {
+  accessTokenEnc: string;
+  /** Null keeps the stored one. */
+  refreshTokenEnc: string | null;
+  tokenExpiresAt: Date | null;
+  refreshExpiresAt?: Date | null;
+}
+
+/** Profiles of the connections schema. TypeORM's query runner here only; answers plain rows. */
+export class ProfileRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  /** For other services: active profiles by default, optionally by platform or id. */
+  async list(accountId: string, q: { platforms?: string[]; ids?: string[]; includeInactive?: boolean }): Promise<ProfileRow[]> {
+    const where = ['account_id = $1'];
+    const params: unknown[] = [accountId];
+    if (q.platforms?.length) {
+      params.push(q.platforms);
+      where.push(`platform = ANY($${params.length})`);
+    }
+    if (q.ids) {
+      params.push(q.ids);
+      where.push(`id = ANY($${params.length})`);
+    }
+    if (!q.includeInactive) where.push(`status = 'active'`);
+    return this.ds.query(`SELECT * FROM profiles WHERE ${where.join(' AND ')} ORDER BY connected_at, id`, params);
+  }
+
+  /** Connected (not disconnected) profiles, limited to `ids` unless 'all'. */
+  async listConnected(accountId: string, ids: 'all' | string[]): Promise<ProfileRow[]> {
+    const params: unknown[] = [accountId];
+    let filter = '';
+    if (ids !== 'all') {
+      params.push(ids);
+      filter = ' AND id = ANY($2)';
+    }
+    return this.ds.query(`SELECT * FROM profiles WHERE account_id = $1 AND status <> 'disconnected'${filter} ORDER BY connected_at, id`, params);
+  }
+
+  async find(accountId: string, id: string): Promise<ProfileRow | undefined> {
+    const rows: ProfileRow[] = await this.ds.query('SELECT * FROM profiles WHERE id = $1 AND account_id = $2', [id, accountId]);
+    return rows[0];
+  }
+
+  /**
+   * Connecting the same platform account again updates the profile and keeps its id; a refresh
+   * token the platform did not replace is kept.
+   */
+  async upsert(p: NewProfile, m: EntityManager = this.ds.manager): Promise<ProfileRow & { inserted: boolean }> {
+    const rows: (ProfileRow & { inserted: boolean })[] = await m.query(
+      `INSERT INTO profiles (id, account_id, platform, platform_user_id, handle, profile_url, profile_image_url, access_token_enc, refresh_token_enc, token_expires_at, refresh_expires_at, token_refreshed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
+       ON CONFLICT (account_id, platform, platform_user_id) DO UPDATE SET
+         handle = EXCLUDED.handle, profile_url = EXCLUDED.profile_url, profile_image_url = EXCLUDED.profile_image_url,
+         access_token_enc = EXCLUDED.access_token_enc,
+         refresh_token_enc = COALESCE(EXCLUDED.refresh_token_enc, profiles.refresh_token_enc),
+         refresh_expires_at = CASE WHEN EXCLUDED.refresh_token_enc IS NULL THEN profiles.refresh_expires_at ELSE EXCLUDED.refresh_expires_at END,
+         token_expires_at = EXCLUDED.token_expires_at, token_refreshed_at = now(),
+         status = 'active', status_reason = NULL, disconnected_at = NULL, updated_at = now()
+       RETURNING *, (xmax = 0) AS inserted`,
+      [newId('prf'), p.accountId, p.platform, p.platformUserId, p.handle, p.profileUrl, p.profileImageUrl, p.accessTokenEnc, p.refreshTokenEnc, p.tokenExpiresAt, p.refreshExpiresAt ?? null],
+    );
+    return rows[0];
+  }
+
+  /** Locks the profile for a refresh; with skipLocked, answers undefined while another refresh holds it. */
+  async lock(m: EntityManager, accountId: string | null, id: string, opts: { skipLocked?: boolean } = {}): Promise<ProfileRow | undefined> {
+    const params: unknown[] = [id];
+    let filter = '';
+    if (accountId !== null) {
+      params.push(accountId);
+      filter = ' AND account_id = $2';
+    }
+    const rows: ProfileRow[] = await m.query(`SELECT * FROM profiles WHERE id = $1${filter} FOR UPDATE${opts.skipLocked ? ' SKIP LOCKED' : ''}`, params);
+    return rows[0];
+  }
+
+  async saveRefreshed(m: EntityManager, id: string, t: RefreshedTokens): Promise<ProfileRow> {
+    const rows = await updateReturning<ProfileRow>(m, `UPDATE profiles SET access_token_enc = $2, refresh_token_enc = COALESCE($3, refresh_token_enc),
+         refresh_expires_at = CASE WHEN $3::text IS NULL THEN refresh_expires_at ELSE $5 END,
+         token_expires_at = $4, token_refreshed_at = now(), status = 'active', status_reason = NULL, updated_at = now()
+       WHERE id = $1 RETURNING *`,
+      [id, t.accessTokenEnc, t.refreshTokenEnc, t.tokenExpiresAt, t.refreshExpiresAt ?? null],
+    );
+    return rows[0];
+  }
+
+  async markNeedsReconnect(m: EntityManager, id: string, reason: string): Promise<ProfileRow> {
+    const rows = await updateReturning<ProfileRow>(m, `UPDATE profiles SET status = 'needs_reconnect', status_reason = $2, updated_at = now() WHERE id = $1 RETURNING *`, [id, reason]);
+    return rows[0];
+  }
+
+  /** Erases the tokens and marks the profile disconnected; answers undefined when there is nothing to disconnect. */
+  async disconnect(m: EntityManager, accountId: string, id: string): Promise<ProfileRow | undefined> {
+    const rows = await updateReturning<ProfileRow>(m, `UPDATE profiles SET status = 'disconnected', status_reason = 'Disconnected through the API.', access_token_enc = NULL, refresh_token_enc = NULL,
+         token_expires_at = NULL, refresh_expires_at = NULL, disconnected_at = now(), updated_at = now()
+       WHERE id = $1 AND account_id = $2 AND status <> 'disconnected' RETURNING *`,
+      [id, accountId],
+    );
+    return rows[0];
+  }
+
+  /**
+   * Active profiles whose token is close to expiry: less than `aheadSeconds` left, or less than a
+   * fifth of its lifetime.
+   */
+  async dueForRefresh(aheadSeconds: number, limit: number): Promise<{ id: string }[]> {
+    return this.ds.query(
+      `SELECT id FROM profiles
+       WHERE status = 'active' AND token_expires_at IS NOT NULL
+         AND token_expires_at - now() <= GREATEST(make_interval(secs => $1), (token_expires_at - COALESCE(token_refreshed_at, connected_at)) / 5)
+       ORDER BY token_expires_at LIMIT $2`,
+      [aheadSeconds, limit],
+    );
+  }
+
+  /** Rows holding a token sealed with another key than `keyId`, locked for re-sealing. */
+  async lockSealedWithOtherKey(m: EntityManager, keyId: string, limit: number): Promise<Pick<ProfileRow, 'id' | 'access_token_enc' | 'refresh_token_enc'>[]> {
+    return m.query(
+      `SELECT id, access_token_enc, refresh_token_enc FROM profiles
+       WHERE (access_token_enc IS NOT NULL AND split_part(access_token_enc, ':', 1) <> $1)
+          OR (refresh_token_enc IS NOT NULL AND split_part(refresh_token_enc, ':', 1) <> $1)
+       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      [keyId, limit],
+    );
+  }
+
+  async saveSealed(m: EntityManager, id: string, accessTokenEnc: string | null, refreshTokenEnc: string | null): Promise<void> {
+    await m.query('UPDATE profiles SET access_token_enc = $2, refresh_token_enc = $3 WHERE id = $1', [id, accessTokenEnc, refreshTokenEnc]);
+  }
+
+  /** How many stored tokens are sealed with `keyId`. */
+  async countSealedWith(keyId: string): Promise<number> {
+    const [{ n }] = await this.ds.query(
+      `SELECT (count(*) FILTER (WHERE split_part(access_token_enc, ':', 1) = $1) + count(*) FILTER (WHERE split_part(refresh_token_enc, ':', 1) = $1))::int AS n FROM profiles`,
+      [keyId],
+    );
+    return n;
+  }
+}

@@ -1,0 +1,69 @@
+import type { Logger } from '@postbus/kit';
+import type { ProfileRow } from '../profiles/profile.repository';
+import { refreshProfileToken, type RefreshPorts } from './refresh-credentials.use-case';
+
+/** Whether a token has less than `aheadSeconds` left, or less than a fifth of its lifetime. */
+export function isRefreshDue(row: ProfileRow, now: Date, aheadSeconds: number): boolean {
+  if (!row.token_expires_at) return false;
+  const expires = new Date(row.token_expires_at).getTime();
+  const issued = new Date(row.token_refreshed_at ?? row.connected_at).getTime();
+  return expires - now.getTime() <= Math.max(aheadSeconds * 1000, (expires - issued) / 5);
+}
+
+/**
+ * Every `intervalMs`, refreshes the tokens of active profiles that are close to expiry. Several
+ * replicas may run it: a profile being refreshed elsewhere is skipped. Failures are logged and
+ * tried again at the next run; only a definitive refusal changes the profile (needs_reconnect).
+ */
+export class TokenRefresher {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<unknown>;
+  private stopped = false;
+
+  constructor(
+    private readonly ports: RefreshPorts,
+    private readonly logger: Logger,
+    private readonly opts: { intervalMs: number; aheadSeconds: number; batch?: number },
+  ) {}
+
+  start(): void {
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.runOnce().finally(() => {
+        this.running = undefined;
+        this.schedule();
+      });
+    }, this.opts.intervalMs);
+  }
+
+  /** One pass; answers how many tokens were refreshed. */
+  async runOnce(): Promise<number> {
+    let refreshed = 0;
+    try {
+      const due = await this.ports.profiles.dueForRefresh(this.opts.aheadSeconds, this.opts.batch ?? 100);
+      for (const { id } of due) {
+        if (this.stopped) break;
+        const before = Date.now();
+        try {
+          const row = await refreshProfileToken(this.ports, { profileId: id, accountId: null }, 'ahead', (r) => isRefreshDue(r, this.ports.clock(), this.opts.aheadSeconds));
+          if (row?.token_refreshed_at && new Date(row.token_refreshed_at).getTime() >= before - 1000) refreshed++;
+        } catch (err) {
+          this.logger.warn('token refresh failed; tried again at the next run', { profileId: id, err: (err as Error).message });
+        }
+      }
+    } catch (err) {
+      this.logger.warn('token refresh run failed', { err: (err as Error).message });
+    }
+    return refreshed;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+}

@@ -1,0 +1,107 @@
+import { Client } from 'pg';
+import { chromium, type Browser } from 'playwright-core';
+import { PLATFORMS } from '@postbus/contracts';
+import { createTestEnv, startSystem, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { api, issuedTokens, newConnectUrl, platformUser } from './support/handoff';
+
+let env: TestEnv;
+let system: RunningSystem;
+let browser: Browser;
+let account: SeededAccount;
+/** Tokens the platforms know, including the Page tokens of the sandbox's Facebook Pages. */
+const platformTokens: string[] = [];
+
+beforeAll(async () => {
+  env = await createTestEnv('conn_browser');
+  [system, browser] = await Promise.all([
+    startSystem(env),
+    chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] }),
+  ]);
+  account = await system.seedAccount({ platforms: [] });
+});
+afterAll(async () => {
+  await browser?.close();
+  await system?.stop();
+  await env?.drop();
+});
+
+const TITLES = { instagram: 'Instagram', facebook: 'Facebook', threads: 'Threads', tiktok: 'TikTok', youtube: 'YouTube' } as const;
+
+describe('connecting in a browser', () => {
+  test.each(PLATFORMS.map((p) => [p]))('when a person approves %s on the sandbox consent page, then the profile is connected to the account', async (platform) => {
+    const user = await platformUser(system, platform, `${platform}_brand`);
+    platformTokens.push(user.accessToken);
+    const link = await newConnectUrl(system, account.apiKey, platform);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+
+    await page.goto(link.connectUrl);
+    await page.getByRole('button', { name: `Continue to ${TITLES[platform]}` }).click();
+    await page.getByLabel(`@${user.handle}`).check();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('heading', { name: `${TITLES[platform]} connected` }).waitFor();
+    const body = await page.textContent('body');
+    await context.close();
+
+    const state = await api(system, `/api/v1/connections/requests/${link.requestId}`, { key: account.apiKey });
+    const list = await api(system, '/api/v1/connections', { key: account.apiKey });
+    const profile = list.body.accounts.find((a: { id: string }) => a.id === state.body.profileId);
+    expect(body).toContain(`@${platform === 'youtube' ? user.handle.toLowerCase() : user.handle} is connected to Postbus`);
+    expect(state.body.status).toBe('completed');
+    expect(profile).toMatchObject({ platform, status: 'active', profileUrl: expect.stringMatching(/^https:\/\/www\./) });
+    expect(profile.handle.toLowerCase()).toBe(user.handle.toLowerCase());
+  });
+
+  test('when a person grants two Facebook Pages in the browser, then they choose the Page and it becomes the profile', async () => {
+    const first = await platformUser(system, 'facebook', 'shop_one');
+    const second = await platformUser(system, 'facebook', 'shop_two');
+    platformTokens.push(first.accessToken, second.accessToken);
+    const link = await newConnectUrl(system, account.apiKey, 'facebook');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+
+    await page.goto(link.connectUrl);
+    await page.getByRole('button', { name: 'Continue to Facebook' }).click();
+    for (const label of await page.getByRole('checkbox').all()) await label.uncheck();
+    await page.getByLabel('@shop_one').check();
+    await page.getByLabel('@shop_two').check();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('heading', { name: 'Choose the Facebook Page to connect' }).waitFor();
+    await page.getByLabel('shop_two').check();
+    await page.getByRole('button', { name: 'Connect this Page' }).click();
+    await page.getByRole('heading', { name: 'Facebook connected' }).waitFor();
+    await context.close();
+
+    const state = await api(system, `/api/v1/connections/requests/${link.requestId}`, { key: account.apiKey });
+    const list = await api(system, '/api/v1/connections', { key: account.apiKey });
+    expect(list.body.accounts.find((a: { id: string }) => a.id === state.body.profileId)).toMatchObject({ platform: 'facebook', handle: 'shop_two' });
+  });
+});
+
+describe('tokens at rest', () => {
+  test('when every platform is connected, then no table of the database holds a platform token in clear text', async () => {
+    const tokens = [...(await issuedTokens(system)), ...platformTokens];
+    const db = new Client({ connectionString: env.databaseUrl });
+    await db.connect();
+    try {
+      const tables = await db.query(`SELECT table_schema, table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`);
+      let dump = '';
+      for (const { table_schema, table_name } of tables.rows) {
+        const rows = await db.query(`SELECT t::text AS row FROM "${table_schema}"."${table_name}" t`);
+        dump += rows.rows.map((r) => r.row).join('\n');
+      }
+      const sealed = await db.query('SELECT access_token_enc, refresh_token_enc FROM connections.profiles');
+
+      expect(tokens.length).toBeGreaterThan(10);
+      expect(tables.rows.map((r) => `${r.table_schema}.${r.table_name}`)).toContain('connections.profiles');
+      for (const token of tokens) expect(dump.includes(token)).toBe(false);
+      expect(sealed.rows.length).toBeGreaterThanOrEqual(6);
+      for (const row of sealed.rows) {
+        expect(row.access_token_enc).toMatch(/^dev:[^:]+:[^:]+:[^:]+$/);
+        if (row.refresh_token_enc !== null) expect(row.refresh_token_enc).toMatch(/^dev:[^:]+:[^:]+:[^:]+$/);
+      }
+    } finally {
+      await db.end();
+    }
+  });
+});

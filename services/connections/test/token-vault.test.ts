@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { AppError, Rpc, type Principal } from '@postbus/contracts';
+import { openBus, type Bus } from '@postbus/bus';
+import { createLogger } from '@postbus/kit';
+import { createTestEnv, type TestEnv } from '@postbus/testing';
+import { command as rotateCommand } from '../../../scripts/commands/rotate-token-key.command';
+import { readConfig } from '../src/config';
+import { start } from '../src/main';
+import { TokenVault } from '../src/vault/token-vault';
+import { hiddenFields, Visitor } from './support/handoff';
+
+const K1 = randomBytes(32).toString('base64');
+const K2 = randomBytes(32).toString('base64');
+
+describe('the token vault', () => {
+  const vault = new TokenVault('k1', { k1: K1 });
+
+  test('when a token is sealed, then it is stored as keyId:iv:tag:ciphertext and opens to the same token, differently each time', () => {
+    const a = vault.seal('secret-token');
+    const b = vault.seal('secret-token');
+
+    expect(a).toMatch(/^k1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/);
+    expect(a).not.toContain('secret-token');
+    expect(a).not.toBe(b);
+    expect(vault.open(a)).toBe('secret-token');
+  });
+
+  test('when a sealed token was altered, then it does not open', () => {
+    const [id, iv, tag, body] = vault.seal('secret-token').split(':');
+    const flipped = Buffer.from(body, 'base64');
+    flipped[0] ^= 1;
+
+    expect(() => vault.open([id, iv, tag, flipped.toString('base64')].join(':'))).toThrow();
+  });
+
+  test('when a token was sealed with a key the vault does not hold, then opening it says which key', () => {
+    const other = new TokenVault('k2', { k2: K2 });
+
+    expect(() => other.open(vault.seal('x'))).toThrow('unknown key k1');
+  });
+
+  test('when TOKEN_PREVIOUS_KEYS is malformed or production keeps development secrets, then the configuration is refused naming them', () => {
+    expect(() => readConfig({ TOKEN_PREVIOUS_KEYS: 'k0' })).toThrow(/TOKEN_PREVIOUS_KEYS/);
+    expect(() => readConfig({ TOKEN_PREVIOUS_KEYS: `k0:${Buffer.alloc(8).toString('base64')}` })).toThrow(/not 32 bytes/);
+    expect(() => readConfig({ POSTBUS_ENV: 'production' })).toThrow(/TOKEN_ENCRYPTION_KEY must be set in production[\s\S]*TIKTOK_CLIENT_SECRET must be set in production/);
+    expect(readConfig({ TOKEN_KEY_ID: 'k2', TOKEN_ENCRYPTION_KEY: K2, TOKEN_PREVIOUS_KEYS: `k1:${K1}` }).TOKEN_PREVIOUS_KEYS).toEqual({ k1: K1 });
+  });
+});
+
+describe('rotating the key (pnpm postbus rotate-token-key)', () => {
+  let env: TestEnv;
+  let bus: Bus;
+  const principal: Principal = { accountId: 'acc_vault', userId: 'usr_vault', credential: { type: 'api_key', id: 'key_vault' }, scopes: ['account:write'], profileIds: 'all' };
+  const tokens = ['IGAA-one', 'THAA-two', 'ya29.three'];
+  let profileIds: string[];
+
+  const boot = (keys: Record<string, string>) => start({ ...env.env, CONNECTIONS_HTTP_PORT: '0', ...keys });
+  const sealedValues = async () => {
+    const db = new Client({ connectionString: env.databaseUrl });
+    await db.connect();
+    try {
+      const profiles = await db.query('SELECT access_token_enc AS v FROM connections.profiles UNION ALL SELECT code_verifier_enc FROM connections.connection_requests WHERE code_verifier_enc IS NOT NULL');
+      return profiles.rows.map((r) => r.v as string);
+    } finally {
+      await db.end();
+    }
+  };
+  const run = async (args: Record<string, string | true>) => {
+    const lines: string[] = [];
+    const spy = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    try {
+      await rotateCommand.run(args, { bus: async () => bus, env: {} });
+    } finally {
+      spy.mockRestore();
+    }
+    return lines.join('\n');
+  };
+
+  beforeAll(async () => {
+    env = await createTestEnv('conn_vault');
+    bus = await openBus({ url: env.amqpUrl, namespace: env.namespace, logger: createLogger('test', 'silent'), rpcTimeoutMs: 5000, ephemeral: true });
+  });
+  afterAll(async () => {
+    await bus?.close();
+    await env?.drop();
+  });
+
+  test('when the key changes, then the rotation re-encrypts every token under the new key id and the old key is no longer needed', async () => {
+    const first = await boot({ TOKEN_KEY_ID: 'k1', TOKEN_ENCRYPTION_KEY: K1 });
+    try {
+      profileIds = [];
+      for (const [i, accessToken] of tokens.entries()) {
+        const p = await bus.rpc.call(Rpc.connectionsSeedProfile, { accountId: principal.accountId, platform: ['instagram', 'threads', 'youtube'][i], platformUserId: `u${i}`, handle: `h${i}`, accessToken });
+        profileIds.push(p.id);
+      }
+      // A link in use holds a sealed PKCE verifier.
+      const request = await bus.rpc.call(Rpc.connectionsCreateRequest, { platform: 'tiktok' }, principal);
+      const visitor = new Visitor();
+      const landing = await visitor.get(`${first.httpUrl}/connect/${request.requestId}`);
+      expect((await visitor.post(`${first.httpUrl}/connect/${request.requestId}`, hiddenFields(landing.html))).status).toBe(303);
+    } finally {
+      await first.lifecycle.stop();
+    }
+    expect((await sealedValues()).map((v) => v.split(':')[0])).toEqual(['k1', 'k1', 'k1', 'k1']);
+
+    const second = await boot({ TOKEN_KEY_ID: 'k2', TOKEN_ENCRYPTION_KEY: K2, TOKEN_PREVIOUS_KEYS: `k1:${K1}` });
+    let output: string;
+    let again: string;
+    try {
+      output = await run({ 'key-id': 'k2' });
+      again = await run({});
+    } finally {
+      await second.lifecycle.stop();
+    }
+
+    const third = await boot({ TOKEN_KEY_ID: 'k2', TOKEN_ENCRYPTION_KEY: K2 });
+    try {
+      const opened = await Promise.all(profileIds.map((profileId) => bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId: principal.accountId })));
+
+      expect(output).toContain('Re-encrypted 4 token(s) under key k2; 0 already were.');
+      expect(again).toContain('Re-encrypted 0 token(s) under key k2; 3 already were.');
+      expect((await sealedValues()).map((v) => v.split(':')[0])).toEqual(['k2', 'k2', 'k2', 'k2']);
+      expect(opened.map((c) => c.accessToken)).toEqual(tokens);
+    } finally {
+      await third.lifecycle.stop();
+    }
+  });
+
+  test('when the answering replica does not use the expected key yet, then the rotation is refused with validation_error', async () => {
+    const svc = await boot({ TOKEN_KEY_ID: 'k2', TOKEN_ENCRYPTION_KEY: K2 });
+    try {
+      const err = await run({ 'key-id': 'k9' }).catch((e: AppError) => e);
+
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).code).toBe('validation_error');
+      expect((err as AppError).message).toContain('encrypts with key k2, not k9');
+    } finally {
+      await svc.lifecycle.stop();
+    }
+  });
+
+  test('when --generate is passed, then a new 32-byte key is printed with the variables to set', async () => {
+    const output = await run({ generate: true, 'key-id': 'k3' });
+
+    const key = output.match(/TOKEN_ENCRYPTION_KEY=(\S+)/)![1];
+    expect(output).toContain('TOKEN_KEY_ID=k3');
+    expect(Buffer.from(key, 'base64')).toHaveLength(32);
+    expect(output).toContain('TOKEN_PREVIOUS_KEYS=');
+  });
+});

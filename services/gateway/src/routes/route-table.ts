@@ -1,0 +1,12 @@
+import { accountBindings } from './account.bindings';
+import { automationBindings } from './automation.bindings';
+import type { RouteBinding } from './binding';
+import { connectionBindings } from './connections.bindings';
+import { mediaBindings } from './media.bindings';
+import { postBindings } from './posts.bindings';
+import { webhookBindings } from './webhooks.bindings';
+
+export * from './binding';
+
+/** Every JSON route the gateway serves over RPC. Each domain keeps its own bindings file. */
+export const bindings: RouteBinding[] = [...postBindings, ...mediaBindings, ...connectionBindings, ...webhookBindings, ...automationBindings, ...accountBindings];

@@ -1,0 +1,39 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A web server on loopback that counts every request: a link import that reaches it shows up here. */
+export interface LinkOrigin {
+  port: number;
+  url: string;
+  hits(): number;
+  /** `GET /to?target=<url>` answers 302 to the target. */
+  redirectTo(target: string): string;
+  close(): Promise<void>;
+}
+
+const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), Buffer.alloc(2048, 1), Buffer.from([0xff, 0xd9])]);
+
+export async function startLinkOrigin(): Promise<LinkOrigin> {
+  let hits = 0;
+  const server: Server = createServer((req, res) => {
+    hits++;
+    const url = new URL(req.url ?? '/', 'http://origin');
+    const target = url.searchParams.get('target');
+    if (url.pathname === '/to' && target) return void res.writeHead(302, { location: target }).end();
+    res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': JPEG.length }).end(JPEG);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    port,
+    url,
+    hits: () => hits,
+    redirectTo: (target) => `${url}/to?target=${encodeURIComponent(target)}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,35 @@
+import { createTestEnv, startSystem, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+
+/** The monthly quota under concurrent creates of one account: exactly the quota is stored, never more. */
+
+const QUOTA = 5;
+let env: TestEnv;
+let system: RunningSystem;
+let account: SeededAccount;
+
+beforeAll(async () => {
+  env = await createTestEnv('quota_race');
+  system = await startSystem(env, { RATE_LIMIT_PER_MINUTE: '0', QUOTA_TRIAL_POSTS: String(QUOTA), SCHEDULER_TICK_MS: '3600000' });
+  account = await system.seedAccount({ platforms: ['threads'], plan: 'trial' });
+});
+afterAll(async () => {
+  await system?.stop();
+  await env?.drop();
+});
+
+test('when twenty creates of one account arrive at once with room for five, then exactly five are stored and the rest get 403 quota_exceeded', async () => {
+  const scheduledTime = new Date(Date.now() + 86_400_000).toISOString();
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      fetch(`${system.baseUrl}/api/v1/posts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ platforms: ['threads'], caption: `race ${i}`, scheduledTime }),
+      }).then(async (r) => ({ status: r.status, code: ((await r.json()) as { code?: string }).code })),
+    ),
+  );
+  expect(answers.filter((a) => a.status === 201)).toHaveLength(QUOTA);
+  expect(answers.filter((a) => a.status !== 201)).toEqual(Array.from({ length: 20 - QUOTA }, () => ({ status: 403, code: 'quota_exceeded' })));
+  const listed = await fetch(`${system.baseUrl}/api/v1/posts?limit=100`, { headers: { authorization: `Bearer ${account.apiKey}` } }).then((r) => r.json() as Promise<{ data: unknown[] }>);
+  expect(listed.data).toHaveLength(QUOTA);
+});

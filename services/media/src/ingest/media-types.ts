@@ -1,0 +1,25 @@
+/** What platforms accept and Postbus stores: detected types, normalised to the type served. */
+const ACCEPTED: Record<string, string> = {
+  'image/jpeg': 'image/jpeg',
+  'image/png': 'image/png',
+  'image/apng': 'image/png',
+  'image/webp': 'image/webp',
+  'image/gif': 'image/gif',
+  'video/mp4': 'video/mp4',
+  'video/x-m4v': 'video/mp4',
+  'video/quicktime': 'video/quicktime',
+  'video/webm': 'video/webm',
+};
+
+export const ACCEPTED_DESCRIPTION = 'JPEG, PNG, WebP or GIF images and MP4, MOV or WebM videos';
+
+/** The content type to store for a detected MIME type, or undefined when it is not accepted. */
+export function acceptedContentType(detectedMime: string | undefined): string | undefined {
+  return detectedMime ? ACCEPTED[detectedMime] : undefined;
+}
+
+/** A web page rather than a file: the start of the bytes reads as HTML. */
+export function looksLikeHtml(head: Buffer): boolean {
+  const text = head.subarray(0, 1024).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  return text.startsWith('<!doctype html') || text.startsWith('<html') || text.startsWith('<head') || text.startsWith('<body') || (text.startsWith('<') && text.includes('<html'));
+}

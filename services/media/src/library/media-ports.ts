@@ -1,0 +1,19 @@
+import type { AccountSummary, Principal } from '@postbus/contracts';
+import type { Logger } from '@postbus/kit';
+import type { UrlSigner } from '../serving/url-signer';
+import type { MediaStore } from '../storage/media-store';
+import type { MediaRepository } from './media.repository';
+
+/** What the media use cases work through; wired by hand in main.ts. */
+export interface MediaPorts {
+  media: MediaRepository;
+  store: MediaStore;
+  signer: UrlSigner;
+  /** The {base_url} of URLs answered over RPC. */
+  publicBaseUrl: string;
+  /** The principal's plan and quotas, from auth. */
+  accountOf(principal: Principal): Promise<AccountSummary>;
+  /** Called after a transaction wrote outbox rows. */
+  announce(): void;
+  logger: Logger;
+}

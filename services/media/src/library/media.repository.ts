@@ -1,0 +1,143 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { StagedObject } from '../ingest/stage-object';
+
+export type MediaOrigin = 'upload' | 'url';
+
+export interface Media {
+  id: string;
+  accountId: string;
+  status: 'ready' | 'deleted';
+  sha256: string;
+  contentType: string;
+  sizeBytes: number;
+  origin: MediaOrigin;
+  sourceUrl: string | null;
+  filename: string | null;
+  createdAt: Date;
+  deletedAt: Date | null;
+}
+
+export type NewMedia = Pick<Media, 'id' | 'accountId' | 'origin' | 'sourceUrl' | 'filename'>;
+
+interface MediaRow {
+  id: string;
+  account_id: string;
+  status: 'ready' | 'deleted';
+  sha256: string;
+  content_type: string;
+  size_bytes: string;
+  origin: MediaOrigin;
+  source_url: string | null;
+  filename: string | null;
+  created_at: Date;
+  deleted_at: Date | null;
+}
+
+function toMedia(r: MediaRow): Media {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    status: r.status,
+    sha256: r.sha256,
+    contentType: r.content_type,
+    sizeBytes: Number(r.size_bytes),
+    origin: r.origin,
+    sourceUrl: r.source_url,
+    filename: r.filename,
+    createdAt: new Date(r.created_at),
+    deletedAt: r.deleted_at ? new Date(r.deleted_at) : null,
+  };
+}
+
+type Db = DataSource | EntityManager;
+
+/** The media and blobs tables; every read on behalf of a caller is filtered by its account. */
+export class MediaRepository {
+  constructor(readonly ds: DataSource) {}
+
+  async findReady(accountId: string, id: string): Promise<Media | undefined> {
+    const rows: MediaRow[] = await this.ds.query(`SELECT * FROM media WHERE id = $1 AND account_id = $2 AND status = 'ready'`, [id, accountId]);
+    return rows[0] && toMedia(rows[0]);
+  }
+
+  /** A ready media and where its bytes are, for serving a signed URL (the signature stands for the account). */
+  async findServable(id: string): Promise<(Media & { storageKey: string }) | undefined> {
+    const rows: (MediaRow & { storage_key: string })[] = await this.ds.query(
+      `SELECT m.*, b.storage_key FROM media m JOIN blobs b ON b.sha256 = m.sha256 WHERE m.id = $1 AND m.status = 'ready'`,
+      [id],
+    );
+    return rows[0] && { ...toMedia(rows[0]), storageKey: rows[0].storage_key };
+  }
+
+  async findReadyByLink(db: Db, accountId: string, sourceUrl: string): Promise<Media | undefined> {
+    const rows: MediaRow[] = await db.query(`SELECT * FROM media WHERE account_id = $1 AND source_url = $2 AND status = 'ready'`, [accountId, sourceUrl]);
+    return rows[0] && toMedia(rows[0]);
+  }
+
+  /** Newest first; `afterId` is the last media of the previous page. Undefined when that media is not the account's. */
+  async page(accountId: string, limit: number, afterId?: string): Promise<Media[] | undefined> {
+    if (afterId) {
+      const anchor = await this.ds.query('SELECT 1 FROM media WHERE id = $1 AND account_id = $2', [afterId, accountId]);
+      if (!anchor.length) return undefined;
+    }
+    const rows: MediaRow[] = afterId
+      ? await this.ds.query(
+          `SELECT * FROM media WHERE account_id = $1 AND status = 'ready'
+             AND (created_at, id) < (SELECT created_at, id FROM media WHERE id = $3 AND account_id = $1)
+           ORDER BY created_at DESC, id DESC LIMIT $2`,
+          [accountId, limit, afterId],
+        )
+      : await this.ds.query(`SELECT * FROM media WHERE account_id = $1 AND status = 'ready' ORDER BY created_at DESC, id DESC LIMIT $2`, [accountId, limit]);
+    return rows.map(toMedia);
+  }
+
+  /** Serialises the account's library changes until the transaction ends (quota and link checks). */
+  async lockAccount(m: EntityManager, accountId: string): Promise<void> {
+    await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`media:${accountId}`]);
+  }
+
+  async usedBytes(db: Db, accountId: string): Promise<number> {
+    const [{ used }] = await db.query(`SELECT coalesce(sum(size_bytes), 0)::bigint AS used FROM media WHERE account_id = $1 AND status = 'ready'`, [accountId]);
+    return Number(used);
+  }
+
+  /** The stored object for this content: the staged one if the content is new, else the one already kept. */
+  async claimBlob(m: EntityManager, staged: StagedObject): Promise<string> {
+    const [{ storage_key }] = await m.query(
+      `INSERT INTO blobs (sha256, storage_key, size_bytes, content_type) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (sha256) DO UPDATE SET sha256 = blobs.sha256
+       RETURNING storage_key`,
+      [staged.sha256, staged.key, staged.sizeBytes, staged.contentType],
+    );
+    return storage_key;
+  }
+
+  async insert(m: EntityManager, media: NewMedia, staged: StagedObject): Promise<Media> {
+    const rows: MediaRow[] = await m.query(
+      `INSERT INTO media (id, account_id, status, sha256, content_type, size_bytes, origin, source_url, filename)
+       VALUES ($1, $2, 'ready', $3, $4, $5, $6, $7, $8) RETURNING *`,
+      [media.id, media.accountId, staged.sha256, staged.contentType, staged.sizeBytes, media.origin, media.sourceUrl, media.filename],
+    );
+    return toMedia(rows[0]);
+  }
+
+  async markDeleted(m: EntityManager, accountId: string, id: string): Promise<Media | undefined> {
+    const rows: MediaRow[] = await m.query(
+      // Through a CTE so the driver answers rows (a bare UPDATE … RETURNING answers [rows, count]).
+      `WITH changed AS (UPDATE media SET status = 'deleted', deleted_at = now() WHERE id = $1 AND account_id = $2 AND status = 'ready' RETURNING *)
+       SELECT * FROM changed`,
+      [id, accountId],
+    );
+    return rows[0] && toMedia(rows[0]);
+  }
+
+  /** Forgets the content's object when no ready media uses it any more; answers its storage key then. */
+  async releaseBlob(m: EntityManager, sha256: string): Promise<string | undefined> {
+    const blobs: { storage_key: string }[] = await m.query('SELECT storage_key FROM blobs WHERE sha256 = $1 FOR UPDATE', [sha256]);
+    if (!blobs.length) return undefined;
+    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM media WHERE sha256 = $1 AND status = 'ready'`, [sha256]);
+    if (n > 0) return undefined;
+    await m.query('DELETE FROM blobs WHERE sha256 = $1', [sha256]);
+    return blobs[0].storage_key;
+  }
+}

@@ -1,0 +1,46 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ByteRange, MediaStore } from './media-store';
+
+const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9/_-]*$/;
+
+/** A directory on local disk: the development default. Writes go to `<key>.part` and are renamed when complete. */
+export class LocalMediaStore implements MediaStore {
+  private readonly root: string;
+
+  constructor(dir: string) {
+    this.root = resolve(dir);
+  }
+
+  private pathOf(key: string): string {
+    if (!SAFE_KEY.test(key) || key.includes('..')) throw new Error(`unsafe storage key ${JSON.stringify(key)}`);
+    return join(this.root, key);
+  }
+
+  async put(key: string, body: Readable): Promise<void> {
+    const path = this.pathOf(key);
+    const part = `${path}.part`;
+    await mkdir(dirname(path), { recursive: true });
+    try {
+      await pipeline(body, createWriteStream(part, { flags: 'wx' }));
+      await rename(part, path);
+    } catch (err) {
+      await rm(part, { force: true });
+      throw err;
+    }
+  }
+
+  async open(key: string, range?: ByteRange): Promise<Readable> {
+    const handle = await open(this.pathOf(key), 'r');
+    return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async delete(key: string): Promise<void> {
+    const path = this.pathOf(key);
+    await rm(path, { force: true });
+    await rm(`${path}.part`, { force: true });
+  }
+}

@@ -1,0 +1,27 @@
+import { ConfigError, int, loadConfig, oneOf, str, url } from '@postbus/kit';
+import { serviceVars } from '@postbus/service';
+
+/** Signs approval links in development and tests; production refuses it. */
+export const DEV_APPROVAL_SIGNING_KEY = 'postbus-development-approval-signing-key';
+
+export const postsVars = {
+  ...serviceVars,
+  POSTBUS_ENV: oneOf('development | test | production; production refuses development secrets', ['development', 'test', 'production'] as const, 'development'),
+  SCHEDULER_TICK_MS: int('How often the scheduler looks for due posts at the latest (ms)', 1000, 10),
+  SCHEDULER_BATCH: int('Most posts the scheduler dispatches per transaction', 500, 1),
+  PUBLIC_BASE_URL: url('The {base_url} clients see; approval links are built under it', 'http://localhost:3000'),
+  HOST: str('Interface the approval pages listener binds', '0.0.0.0'),
+  POSTS_HTTP_PORT: int('Port of the approval pages listener (the gateway streams /approvals to it)', 3005),
+  APPROVAL_TTL_SECONDS: int('How long an approval link stays valid; an expired request returns the post to draft', 72 * 3600, 1),
+  APPROVAL_SIGNING_KEY: str('Secret that signs approval links (HMAC-SHA256); at least 32 characters', DEV_APPROVAL_SIGNING_KEY),
+};
+
+export function readConfig(env: Record<string, string | undefined> = process.env) {
+  const config = loadConfig(postsVars, env);
+  const problems: string[] = [];
+  if (config.APPROVAL_SIGNING_KEY.length < 32) problems.push('APPROVAL_SIGNING_KEY must be at least 32 characters');
+  if (config.POSTBUS_ENV === 'production' && config.APPROVAL_SIGNING_KEY === DEV_APPROVAL_SIGNING_KEY) problems.push('APPROVAL_SIGNING_KEY must be set in production');
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}
+export type PostsConfig = ReturnType<typeof readConfig>;

@@ -1,0 +1,26 @@
+import { Rpc } from '@postbus/contracts';
+import type { RpcServer } from '@postbus/bus';
+import type { ApprovalPorts } from '../approvals/approvals.ports';
+import { getApproval } from '../approvals/get-approval.use-case';
+import { requestApproval } from '../approvals/request-approval.use-case';
+import { cancelPost } from '../posts/cancel-post.use-case';
+import { createDrafts } from '../posts/create-drafts.use-case';
+import { createPosts } from '../posts/create-posts.use-case';
+import { listPosts } from '../posts/list-posts.use-case';
+import { findOwnPost } from '../posts/post-access';
+import { toPost } from '../posts/post.repository';
+import { updatePost } from '../posts/update-post.use-case';
+import { validatePost } from '../posts/validate-post.use-case';
+
+/** One line per command: the input is validated against its contract by the RPC server. */
+export function registerRpc(rpc: RpcServer, ports: ApprovalPorts): void {
+  rpc.handle(Rpc.postsCreate, (input, { principal }) => createPosts(ports, principal, input.mode, input.body, input.idempotencyKey));
+  rpc.handle(Rpc.postsCreateDrafts, (input, { principal }) => createDrafts(ports, principal, input.body, input.idempotencyKey));
+  rpc.handle(Rpc.postsGet, async ({ id }, { principal }) => toPost(await findOwnPost(ports.posts, principal, id)));
+  rpc.handle(Rpc.postsList, (filter, { principal }) => listPosts(ports, principal, filter));
+  rpc.handle(Rpc.postsUpdate, ({ id, patch }, { principal }) => updatePost(ports, principal, id, patch));
+  rpc.handle(Rpc.postsCancel, ({ id }, { principal }) => cancelPost(ports, principal, id));
+  rpc.handle(Rpc.postsRequestApproval, ({ id }, { principal }) => requestApproval(ports, principal, id));
+  rpc.handle(Rpc.postsGetApproval, ({ id }, { principal }) => getApproval(ports, principal, id));
+  rpc.handle(Rpc.postsValidate, ({ body }, { principal }) => validatePost(ports, principal, body));
+}

@@ -1,0 +1,73 @@
+import { Rpc } from '@postbus/contracts';
+import { OutboxRelay } from '@postbus/bus';
+import { runMain } from '@postbus/kit';
+import { bootService, listen, type ServiceRuntime } from '@postbus/service';
+import { ApprovalRepository } from './approvals/approval.repository';
+import { ApprovalSigner } from './approvals/approval-signer';
+import type { ApprovalPorts } from './approvals/approvals.ports';
+import { readConfig, type PostsConfig } from './config';
+import { approvalPages } from './entry-points/approval-pages';
+import { consumeResults } from './entry-points/consumers';
+import { registerRpc } from './entry-points/rpc';
+import { registerSummariesRpc } from './entry-points/summaries-rpc';
+import { migrations } from './migrations';
+import { PostRepository } from './posts/post.repository';
+import { nextTick, Scheduler } from './scheduler/scheduler';
+
+export async function start(env?: Record<string, string | undefined>) {
+  const config = readConfig(env);
+  const svc = await bootService({ name: 'posts', config, schema: 'posts', migrations });
+  try {
+    return await wire(svc, config);
+  } catch (err) {
+    await svc.lifecycle.stop();
+    throw err;
+  }
+}
+
+async function wire(svc: ServiceRuntime, config: PostsConfig) {
+  const ds = svc.ds!;
+  const rpc = svc.bus.rpc;
+  const posts = new PostRepository(ds);
+  const approvals = new ApprovalRepository(ds);
+
+  const ports: ApprovalPorts = {
+    ds,
+    posts,
+    approvals,
+    signer: new ApprovalSigner(config.APPROVAL_SIGNING_KEY),
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+    ttlSeconds: config.APPROVAL_TTL_SECONDS,
+    clock: () => new Date(),
+    nextTick: (now) => nextTick(now, config.SCHEDULER_TICK_MS),
+    listProfiles: async (principal, q) => (await rpc.call(Rpc.connectionsListProfiles, q, principal)).profiles,
+    resolveMedia: (principal, mediaId) => rpc.call(Rpc.mediaResolve, { mediaId }, principal),
+    getAccount: (principal) => rpc.call(Rpc.authGetAccount, {}, principal),
+  };
+  registerRpc(svc.rpc, ports);
+  registerSummariesRpc(svc.rpc, { ds, posts, client: rpc });
+
+  const relay = new OutboxRelay(ds, svc.bus.events, svc.logger.child({ module: 'outbox' }));
+  const scheduler = new Scheduler(ds, svc.logger.child({ module: 'scheduler' }), {
+    tickMs: config.SCHEDULER_TICK_MS,
+    batch: config.SCHEDULER_BATCH,
+    onDispatched: () => relay.kick(),
+    observeLag: (seconds) => svc.metrics.dispatched(seconds),
+    housekeeping: () => approvals.expireDue(),
+  });
+  const results = consumeResults(svc.bus, posts);
+  const http = await listen(approvalPages(ports, svc.logger.child({ module: 'approval-pages' })), svc.lifecycle, { port: config.POSTS_HTTP_PORT, host: config.HOST, name: 'approval pages' });
+
+  await svc.rpc.start();
+  await results.start();
+  relay.start();
+  scheduler.start();
+  svc.lifecycle.onStop('relay', () => relay.stop());
+  svc.metrics.trackOutbox(relay);
+  svc.lifecycle.onStop('scheduler', () => scheduler.stop());
+  svc.lifecycle.onStop('results', () => results.stop());
+  svc.logger.info('posts started', { approvalPages: http.url });
+  return { ...svc, httpUrl: http.url };
+}
+
+if (require.main === module) runMain(start);

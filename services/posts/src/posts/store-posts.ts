@@ -1,0 +1,67 @@
+import { newId, type Platform, type PostPayload, type Principal } from '@postbus/contracts';
+import { findReplay, payloadHash, recordAnswer, replayKeys, type StoredAnswer } from './create-requests';
+import type { NewPost } from './post.repository';
+import type { PostsPorts } from './posts.ports';
+import { mediaUrlsOf } from './resolve-media';
+import { resolveProfiles } from './resolve-profiles';
+import { assertWithinQuota, lockAccount } from './scheduling-quota';
+
+export interface StoreRequest {
+  /** A payload that passed the posting rules. */
+  payload: PostPayload;
+  status: 'scheduled' | 'draft';
+  scheduledTime: Date | null;
+  idempotencyKey?: string;
+}
+
+/**
+ * Stores one row per matching profile after the checks that need other services (profiles,
+ * media, quota), or answers an earlier identical request again. Nothing is stored on refusal.
+ */
+export async function storePosts(ports: PostsPorts, principal: Principal, req: StoreRequest): Promise<StoredAnswer & { replayed: boolean }> {
+  const { payload } = req;
+  const keys = replayKeys(payload.externalId, req.idempotencyKey);
+  // A draft and a post with the same body are different requests.
+  const hash = payloadHash(req.status === 'draft' ? { draft: payload } : payload);
+  const replay = await findReplay(ports.ds, principal.accountId, keys, hash);
+  if (replay) return { ...replay, replayed: true };
+
+  const platforms = [...new Set(payload.platforms)] as Platform[];
+  const profiles = await resolveProfiles(ports, principal, platforms, payload.profileIds);
+  const mediaUrls = await mediaUrlsOf(ports, principal, payload);
+  const { quotas } = await ports.getAccount(principal);
+
+  const requestId = newId('crq');
+  const rows: NewPost[] = profiles.map((p) => ({
+    id: newId('pst'),
+    account_id: principal.accountId,
+    request_id: requestId,
+    profile_id: p.id,
+    platform: p.platform,
+    status: req.status,
+    caption: payload.caption ?? '',
+    title: payload.title ?? null,
+    media_urls: mediaUrls,
+    media_id: payload.mediaId ?? null,
+    platform_meta: (payload.platformMeta as Record<string, unknown> | undefined) ?? null,
+    external_id: payload.externalId ?? null,
+    category: payload.category ?? null,
+    scheduled_time: req.scheduledTime,
+  }));
+  const answer: StoredAnswer = { postIds: rows.map((r) => r.id), status: req.status, scheduledTime: req.scheduledTime?.toISOString() ?? null };
+
+  return ports.ds.transaction(async (m) => {
+    if (keys.length) {
+      await lockAccount(m, principal.accountId);
+      // A concurrent identical request may have committed while this one waited for the lock.
+      const raced = await findReplay(m, principal.accountId, keys, hash);
+      if (raced) return { ...raced, replayed: true };
+      await recordAnswer(m, principal.accountId, keys, hash, answer);
+    }
+    await ports.posts.insertMany(m, rows);
+    // Counted last: the account's count row is locked from here to the commit, so creates of one
+    // account queue only for that moment, and never both squeeze under the quota.
+    await assertWithinQuota(m, ports.posts, principal.accountId, { perMonth: quotas.scheduledPostsPerMonth, adding: rows.length, now: ports.clock() });
+    return { ...answer, replayed: false };
+  });
+}

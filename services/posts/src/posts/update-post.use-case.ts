@@ -1,0 +1,65 @@
+import { AppError, compile, describeErrors, PostUpdateSchema, type Post, type PostUpdate, type Principal } from '@postbus/contracts';
+import { assertMayChange, findOwnPost, notEditable } from './post-access';
+import { assertPostPayload, parseTimestamp } from './post-payload.rules';
+import { EDITABLE_STATUSES, toPost, type PostChanges, type PostRow } from './post.repository';
+import type { PostsPorts } from './posts.ports';
+import { mediaUrlsOf } from './resolve-media';
+
+const EDITABLE = 'Only drafts and scheduled posts not yet dispatched can be changed.';
+
+/**
+ * Changes a draft or a scheduled post that the scheduler has not claimed yet. The post as it
+ * would become must pass the same rules as a new one; a scheduledTime on a draft schedules it.
+ */
+export async function updatePost(ports: PostsPorts, principal: Principal, id: string, input: unknown): Promise<Post> {
+  const row = await findOwnPost(ports.posts, principal, id);
+  assertMayChange(principal, row);
+  if (!EDITABLE_STATUSES.includes(row.status) || row.dispatched_at) throw notEditable(row, EDITABLE);
+  const patch = checkPatchShape(input);
+  assertPostPayload(asPayload(row, patch), { now: ports.clock(), requireScheduledTime: false });
+
+  const changes: PostChanges = {};
+  if (patch.caption !== undefined) changes.caption = patch.caption;
+  if (patch.title !== undefined) changes.title = patch.title;
+  if (patch.platformMeta !== undefined) changes.platform_meta = patch.platformMeta as Record<string, unknown>;
+  if (patch.category !== undefined) changes.category = patch.category;
+  if (patch.mediaId !== undefined || patch.mediaUrls !== undefined) {
+    changes.media_urls = await mediaUrlsOf(ports, principal, patch);
+    changes.media_id = patch.mediaId ?? null;
+  }
+  if (patch.scheduledTime !== undefined) {
+    changes.scheduled_time = parseTimestamp(patch.scheduledTime)!;
+    if (row.status === 'draft') changes.status = 'scheduled';
+  }
+  if (!Object.keys(changes).length) return toPost(row);
+
+  const updated = await ports.posts.updateIfUndispatched(ports.ds.manager, principal.accountId, id, [row.status], changes);
+  if (!updated) throw notEditable(await findOwnPost(ports.posts, principal, id), EDITABLE);
+  return toPost(updated);
+}
+
+/** Unknown fields and wrong types; scheduledTime is left to the rules, which give it its own codes. */
+function checkPatchShape(input: unknown): PostUpdate {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new AppError('validation_error', 'The body must be a JSON object.');
+  const check = compile(PostUpdateSchema);
+  if (!check(input)) {
+    const errors = (check.errors ?? []).filter((e) => !e.instancePath.startsWith('/scheduledTime'));
+    if (errors.length) throw new AppError('validation_error', `Invalid update: ${describeErrors(errors)}`);
+  }
+  return input as PostUpdate;
+}
+
+/** The post as it would be after the patch, in the shape of a create payload. */
+function asPayload(row: PostRow, patch: PostUpdate): Record<string, unknown> {
+  const payload: Record<string, unknown> = {
+    platforms: [row.platform],
+    caption: patch.caption ?? row.caption,
+    title: patch.title ?? row.title,
+    mediaUrls: patch.mediaUrls ?? (patch.mediaId === undefined ? row.media_urls : undefined),
+    mediaId: patch.mediaId,
+    platformMeta: patch.platformMeta ?? row.platform_meta,
+    category: patch.category ?? row.category,
+    scheduledTime: patch.scheduledTime,
+  };
+  return Object.fromEntries(Object.entries(payload).filter(([, v]) => v !== undefined && v !== null));
+}

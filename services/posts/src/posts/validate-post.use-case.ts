@@ -1,0 +1,46 @@
+import { AppError, isPlatform, type Platform, type PolicyCheck, type Principal, type Profile } from '@postbus/contracts';
+import { findReplay, payloadHash } from './create-requests';
+import { checkPostPayload, type Problem } from './post-payload.rules';
+import type { PostsPorts } from './posts.ports';
+import { resolveMediaUrl } from './resolve-media';
+import { resolveProfiles } from './resolve-profiles';
+
+/**
+ * Every rule a create would apply, reported all at once and per platform; nothing is stored.
+ * The checks that ask other services (profiles, media, quota, externalId) run when the payload
+ * names what they need.
+ */
+export async function validatePost(ports: PostsPorts, principal: Principal, body: unknown): Promise<PolicyCheck> {
+  const now = ports.clock();
+  const problems: Problem[] = checkPostPayload(body, { now, requireScheduledTime: false });
+  if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+    const b = body as Record<string, unknown>;
+    const platforms = [...new Set(Array.isArray(b.platforms) ? b.platforms.filter(isPlatform) : [])] as Platform[];
+    const profileIds = Array.isArray(b.profileIds) && b.profileIds.every((p) => typeof p === 'string') ? (b.profileIds as string[]) : undefined;
+
+    let profiles: Profile[] | undefined;
+    if (platforms.length) profiles = await asProblem(problems, 'profileIds', () => resolveProfiles(ports, principal, platforms, profileIds));
+    if (typeof b.mediaId === 'string' && b.mediaId) await asProblem(problems, 'mediaId', () => resolveMediaUrl(ports, principal, b.mediaId as string));
+    if (profiles) {
+      const [{ quotas }, used] = await Promise.all([ports.getAccount(principal), ports.posts.countCreatedThisMonth(ports.ds.manager, principal.accountId, now)]);
+      if (used + profiles.length > quotas.scheduledPostsPerMonth) {
+        problems.push({ code: 'quota_exceeded', message: `This post would create ${profiles.length} post(s); ${used} of the plan's ${quotas.scheduledPostsPerMonth} posts this month are used.` });
+      }
+    }
+    if (typeof b.externalId === 'string' && b.externalId) await asProblem(problems, 'externalId', () => findReplay(ports.ds, principal.accountId, [['external', b.externalId as string]], payloadHash(body)));
+  }
+  return { valid: problems.length === 0, problems: problems.map(({ code, message, platform, field }) => ({ code, message, ...(platform && { platform }), ...(field && { field }) })) };
+}
+
+/** Runs a check; a refusal (4xx) becomes a problem, anything else (a service down) fails the call. */
+async function asProblem<T>(problems: Problem[], field: string, check: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await check();
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) {
+      problems.push({ code: err.code, message: err.message, field });
+      return undefined;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,23 @@
+import type { DataSource } from 'typeorm';
+import { POST_STATUSES, type PostCounts, type PostStatus, type QuotaUsage } from '@postbus/contracts';
+import type { PostRepository } from '../posts/post.repository';
+
+/** The account's posts by status, every status present (0 when none). */
+export async function getPostCounts(ds: DataSource, accountId: string): Promise<PostCounts> {
+  const rows: { status: PostStatus; n: number }[] = await ds.query('SELECT status, count(*)::int AS n FROM posts WHERE account_id = $1 GROUP BY status', [accountId]);
+  const byStatus = Object.fromEntries(POST_STATUSES.map((s) => [s, 0])) as PostCounts['byStatus'];
+  for (const { status, n } of rows) if (status in byStatus) byStatus[status] = n;
+  return { total: rows.reduce((sum, r) => sum + r.n, 0), byStatus };
+}
+
+/** The calendar month (UTC) that `now` falls in: the period of the scheduling quota. */
+export function quotaPeriod(now: Date): { start: Date; end: Date } {
+  return { start: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)), end: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)) };
+}
+
+/** Posts counted against the quota this period, exactly as a create counts them. */
+export async function getQuotaUsage(ds: DataSource, posts: PostRepository, accountId: string, now: Date): Promise<QuotaUsage> {
+  const used = await posts.countCreatedThisMonth(ds.manager, accountId, now);
+  const { start, end } = quotaPeriod(now);
+  return { used, periodStart: start.toISOString(), periodEnd: end.toISOString() };
+}

@@ -1,0 +1,224 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { Events, type PostDue } from '@postbus/contracts';
+import { envelope, writeOutbox, type OutgoingEvent } from '@postbus/bus';
+import { currentRequestId } from '@postbus/kit';
+import type { Checkpoint } from '../publishing/adapters/platform-adapter';
+import { TAKE_RATE_SLOTS_SQL, decision, type RateDecision, type RateSlotArgs } from '../rate-limits/rate-limiter';
+
+/**
+ * in_flight: a worker owns the post and may be calling the platform right now (or died doing so).
+ * retry: a follow-up (retry, deferral, outcome check) is scheduled; nothing is being called.
+ * waiting: the platform is processing the media; a status check is scheduled.
+ * published / failed: final; a redelivery re-announces it.
+ */
+export type AttemptState = 'in_flight' | 'retry' | 'waiting' | 'published' | 'failed';
+
+export interface AttemptRow {
+  post_id: string;
+  state: AttemptState;
+  tries: number;
+  seq: number;
+  worker_id: string | null;
+  checkpoint: Checkpoint | null;
+  processing_since: Date | null;
+  checks: number;
+  next_at: Date | null;
+  refreshed: boolean;
+  exhausted: boolean;
+  platform_post_id: string | null;
+  permalink: string | null;
+  failed_reason: string | null;
+  finished_at: Date | null;
+}
+
+/** Who owns an in-flight attempt: every write while in flight is conditional on both, so a presumed-dead worker cannot clobber its successor. */
+export interface Fence {
+  workerId: string;
+  seq: number;
+}
+
+export type Claim =
+  | { action: 'run'; row: AttemptRow; fence: Fence; mode: 'fresh' | 'retry' | 'check' | 'recover'; rate?: RateDecision }
+  | { action: 'reannounce'; row: AttemptRow }
+  | { action: 'park' }
+  | { action: 'drop' };
+
+export interface ClaimOptions {
+  workerId: string;
+  /** seq carried by a follow-up message; undefined for post.due itself. */
+  messageSeq?: number;
+  /** A worker whose heartbeat is older than this is presumed dead. */
+  staleMs: number;
+  /** A follow-up later than its due time by this much is presumed lost, and the next message takes over. */
+  followUpGraceMs: number;
+  /** A post seen for the first time takes its rate-limit slots in the same statement. */
+  rateSlots?: RateSlotArgs | null;
+}
+
+export interface FollowUpState {
+  state: 'retry' | 'waiting';
+  checkpoint: Checkpoint | null;
+  nextAt: Date;
+  processingSince?: Date | null;
+  checks?: number;
+  /** A deferral (rate limit) hands back the try its claim counted: nothing was attempted. */
+  uncount?: boolean;
+}
+
+export class AttemptRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  async find(postId: string): Promise<AttemptRow | undefined> {
+    const rows: AttemptRow[] = await this.ds.query('SELECT * FROM attempts WHERE post_id = $1', [postId]);
+    return rows[0];
+  }
+
+  /**
+   * Decides, under the row's lock, what a delivery of this post may do: start it, continue the
+   * scheduled step, take over from a dead worker, re-announce a final outcome, wait for a live
+   * owner (park), or nothing (a stale follow-up).
+   */
+  async claim(job: PostDue, opts: ClaimOptions): Promise<Claim> {
+    // The common case, a post seen for the first time, is one statement: the attempt is recorded (and counted)
+    // before any platform call, and its rate-limit slots are taken (or the wait until one frees is answered).
+    const slots = opts.rateSlots;
+    const insert = `INSERT INTO attempts (post_id, account_id, profile_id, platform, state, tries, seq, worker_id)
+       VALUES ($1, $2, $3, $4, 'in_flight', 1, 1, $5) ON CONFLICT (post_id) DO NOTHING RETURNING *`;
+    const inserted: (AttemptRow & { wait_ms?: string })[] = slots
+      ? await this.ds.query(
+          `WITH ins AS (${insert.replace(/\$(\d)/g, (_, n) => `$${Number(n) + 4}`)}) SELECT ins.*, ${TAKE_RATE_SLOTS_SQL} AS wait_ms FROM ins`,
+          [slots.keys, slots.keyOf, slots.limits, slots.windows, job.postId, job.accountId, job.profileId, job.platform, opts.workerId],
+        )
+      : await this.ds.query(insert, [job.postId, job.accountId, job.profileId, job.platform, opts.workerId]);
+    if (inserted[0]) {
+      const { wait_ms: waitMs, ...row } = inserted[0];
+      return { action: 'run', row, fence: { workerId: opts.workerId, seq: 1 }, mode: 'fresh', ...(slots && { rate: decision(waitMs) }) };
+    }
+    return this.ds.transaction(async (m) => {
+      const [row]: AttemptRow[] = await m.query('SELECT * FROM attempts WHERE post_id = $1 FOR UPDATE', [job.postId]);
+      if (row.state === 'published' || row.state === 'failed') return { action: 'reannounce', row } as const;
+      if (row.state === 'in_flight') {
+        // Ours but not being handled (the caller checked): our delivery failed mid-way. Another live worker's: leave it be.
+        if (row.worker_id !== opts.workerId && (await this.isAlive(m, row.worker_id, opts.staleMs))) return { action: 'park' } as const;
+        return this.take(m, row, opts.workerId, 'recover');
+      }
+      const overdue = row.next_at !== null && Date.now() > new Date(row.next_at).getTime() + opts.followUpGraceMs;
+      if (opts.messageSeq !== row.seq && !overdue) return { action: 'drop' } as const;
+      return this.take(m, row, opts.workerId, row.state === 'waiting' ? 'check' : 'retry');
+    });
+  }
+
+  /** Persists platform-side progress before the next call; false when the attempt is no longer ours. */
+  async saveCheckpoint(postId: string, fence: Fence, checkpoint: Checkpoint): Promise<boolean> {
+    const rows = await this.updated(
+      this.ds,
+      `UPDATE attempts SET checkpoint = $4::jsonb, updated_at = now() WHERE post_id = $1 AND worker_id = $2 AND seq = $3 AND state = 'in_flight' RETURNING post_id`,
+      [postId, fence.workerId, fence.seq, JSON.stringify(checkpoint)],
+    );
+    return rows.length > 0;
+  }
+
+  /** Remembers that the one token refresh this post is allowed has been used. */
+  async markRefreshed(postId: string, fence: Fence): Promise<void> {
+    await this.ds.query(`UPDATE attempts SET refreshed = true, updated_at = now() WHERE post_id = $1 AND worker_id = $2 AND seq = $3`, [postId, fence.workerId, fence.seq]);
+  }
+
+  /**
+   * Hands the post to a scheduled follow-up: the follow-up message (already sent, carrying
+   * fence.seq + 1) is the only one that may continue it.
+   */
+  async handOff(postId: string, fence: Fence, next: FollowUpState, lastError?: string): Promise<boolean> {
+    const rows = await this.updated(
+      this.ds,
+      `UPDATE attempts SET state = $4, seq = seq + 1, worker_id = NULL, checkpoint = $5::jsonb, next_at = $6,
+         processing_since = CASE WHEN $7::boolean THEN COALESCE($8::timestamptz, processing_since) ELSE processing_since END,
+         checks = COALESCE($9::integer, checks), last_error = COALESCE($10, last_error), updated_at = now(),
+         tries = GREATEST(0, tries - CASE WHEN $11 THEN 1 ELSE 0 END)
+       WHERE post_id = $1 AND worker_id = $2 AND seq = $3 AND state = 'in_flight' RETURNING post_id`,
+      [
+        postId,
+        fence.workerId,
+        fence.seq,
+        next.state,
+        next.checkpoint ? JSON.stringify(next.checkpoint) : null,
+        next.nextAt,
+        next.processingSince !== undefined,
+        next.processingSince ?? null,
+        next.checks ?? null,
+        lastError ?? null,
+        next.uncount === true,
+      ],
+    );
+    return rows.length > 0;
+  }
+
+  /** The outcome and its announcement commit together; false when the attempt was no longer ours. */
+  async finishPublished(job: PostDue, fence: Fence, r: { platformPostId: string; permalink: string | null }): Promise<boolean> {
+    const publishedAt = new Date().toISOString();
+    const event = envelope(Events.postPublished, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, platformPostId: r.platformPostId, permalink: r.permalink, publishedAt });
+    return this.finishAndAnnounce(job.postId, fence, `state = 'published', platform_post_id = $4, permalink = $5, finished_at = $6`, [r.platformPostId, r.permalink, publishedAt], event);
+  }
+
+  /** Fails the post and announces it; `exhausted` marks a failure after the last allowed attempt. */
+  async finishFailed(job: PostDue, fence: Fence, reason: string, opts: { exhausted?: boolean } = {}): Promise<boolean> {
+    const failedAt = new Date().toISOString();
+    const event = envelope(Events.postFailed, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, reason, failedAt });
+    return this.finishAndAnnounce(job.postId, fence, `state = 'failed', failed_reason = $4, finished_at = $5, exhausted = $6`, [reason, failedAt, opts.exhausted ?? false], event);
+  }
+
+  /**
+   * The outcome and its outbox row in one statement (so one round trip, atomic like a
+   * transaction): the row goes in only if the attempt was still ours. Same columns as writeOutbox.
+   */
+  private async finishAndAnnounce(postId: string, fence: Fence, set: string, values: unknown[], event: OutgoingEvent): Promise<boolean> {
+    const n = values.length + 3;
+    const rows = await this.ds.query(
+      `WITH done AS (
+         UPDATE attempts SET ${set}, worker_id = NULL, updated_at = now()
+         WHERE post_id = $1 AND worker_id = $2 AND seq = $3 AND state = 'in_flight' RETURNING post_id
+       )
+       INSERT INTO outbox (id, name, data, request_id, occurred_at)
+       SELECT $${n + 1}::uuid, $${n + 2}, $${n + 3}::jsonb, $${n + 4}, $${n + 5}::timestamptz FROM done RETURNING id`,
+      [postId, fence.workerId, fence.seq, ...values, event.id, event.name, JSON.stringify(event.data), event.requestId ?? currentRequestId() ?? null, event.occurredAt],
+    );
+    return rows.length > 0;
+  }
+
+  /** Re-announces a known outcome (a redelivered post.due must not publish again). */
+  async reannounce(job: PostDue, row: AttemptRow): Promise<void> {
+    await this.ds.transaction(async (m) => {
+      const at = new Date(row.finished_at ?? Date.now()).toISOString();
+      const event =
+        row.state === 'published'
+          ? envelope(Events.postPublished, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, platformPostId: row.platform_post_id!, permalink: row.permalink, publishedAt: at })
+          : envelope(Events.postFailed, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, reason: row.failed_reason ?? 'failed', failedAt: at });
+      await writeOutbox(m, [event]);
+    });
+  }
+
+  /** Takes the attempt over; a retry or recovery counts as one more try (a processing check does not). */
+  private async take(m: EntityManager, row: AttemptRow, workerId: string, mode: 'retry' | 'check' | 'recover'): Promise<Claim> {
+    const [taken] = await this.updated(
+      m,
+      `UPDATE attempts SET state = 'in_flight', seq = seq + 1, worker_id = $2, updated_at = now(),
+         tries = tries + CASE WHEN $3 THEN 1 ELSE 0 END,
+         processing_since = CASE WHEN $3 THEN NULL ELSE processing_since END,
+         checks = CASE WHEN $3 THEN 0 ELSE checks END
+       WHERE post_id = $1 RETURNING *`,
+      [row.post_id, workerId, mode !== 'check'],
+    );
+    return { action: 'run', row: taken, fence: { workerId, seq: taken.seq }, mode };
+  }
+
+  /** Rows of an `UPDATE … RETURNING` (TypeORM answers `[rows, affected]` for updates). */
+  private async updated(runner: DataSource | EntityManager, sql: string, params: unknown[]): Promise<AttemptRow[]> {
+    const result = await runner.query(sql, params);
+    return Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number' ? result[0] : result;
+  }
+
+  private async isAlive(m: EntityManager, workerId: string | null, staleMs: number): Promise<boolean> {
+    if (!workerId) return false;
+    const rows = await m.query(`SELECT 1 FROM workers WHERE worker_id = $1 AND heartbeat_at > now() - ($2::integer * interval '1 millisecond')`, [workerId, staleMs]);
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,34 @@
+import type { Credentials, Platform } from '@postbus/contracts';
+import {
+  getFacebookEngagement,
+  getInstagramEngagement,
+  getThreadsEngagement,
+  getTikTokEngagement,
+  getYouTubeEngagement,
+  type PlatformEngagement,
+} from '@postbus/platforms';
+
+/** Reads one published item's figures from its platform's insights endpoint. */
+export type EngagementReader = (creds: Credentials, platformPostId: string) => Promise<PlatformEngagement>;
+
+export interface InsightsEndpoints {
+  threadsApiUrl: string;
+  instagramApiUrl: string;
+  facebookApiUrl: string;
+  facebookVideoApiUrl: string;
+  tiktokApiUrl: string;
+  youtubeApiUrl: string;
+  timeoutMs: number;
+}
+
+/** One reader per platform, over the platform clients of libs/platforms. */
+export function createEngagementReaders(e: InsightsEndpoints): Record<Platform, EngagementReader> {
+  const timeoutMs = e.timeoutMs;
+  return {
+    threads: (c, id) => getThreadsEngagement({ baseUrl: e.threadsApiUrl, accessToken: c.accessToken, timeoutMs }, id),
+    instagram: (c, id) => getInstagramEngagement({ baseUrl: e.instagramApiUrl, accessToken: c.accessToken, timeoutMs }, id),
+    facebook: (c, id) => getFacebookEngagement({ baseUrl: e.facebookApiUrl, videoBaseUrl: e.facebookVideoApiUrl, accessToken: c.accessToken, timeoutMs }, id),
+    tiktok: (c, id) => getTikTokEngagement({ baseUrl: e.tiktokApiUrl, accessToken: c.accessToken, timeoutMs }, id),
+    youtube: (c, id) => getYouTubeEngagement({ apiUrl: e.youtubeApiUrl, accessToken: c.accessToken, timeoutMs }, id),
+  };
+}

@@ -1,0 +1,84 @@
+import { OutboxRelay } from '@postbus/bus';
+import { runMain } from '@postbus/kit';
+import { bootService } from '@postbus/service';
+import { AttemptRepository } from './attempts/attempt.repository';
+import { readConfig } from './config';
+import { CredentialsPort } from './credentials/credentials.port';
+import { CachedCredentials } from './credentials/credentials.cache';
+import { DUE_QUEUE, consumeDuePosts, consumeRevocations } from './entry-points/consumers';
+import { coalescedKick } from './outbox/coalesced-kick';
+import { startInsights } from './insights/start-insights';
+import { FreshMediaUrls } from './media/fresh-media-url';
+import { migrations } from './migrations';
+import { meterAdapters } from './publishing/metered-adapters';
+import { createAdapters } from './publishing/platform-adapters';
+import { RateLimiter } from './rate-limits/rate-limiter';
+import { FollowUpScheduler } from './scheduling/follow-up.scheduler';
+import { WorkerRegistry } from './workers/worker-registry';
+
+export async function start(env?: Record<string, string | undefined>) {
+  const config = readConfig(env);
+  const svc = await bootService({ name: 'publisher', config, schema: 'publisher', migrations });
+  const ds = svc.ds!;
+  const logger = svc.logger;
+  const relay = new OutboxRelay(ds, svc.bus.events, logger.child({ module: 'outbox' }));
+  const worker = new WorkerRegistry(ds, config.PUBLISHER_WORKER_HEARTBEAT_MS, logger.child({ module: 'worker' }));
+  const followUps = await FollowUpScheduler.create(svc.bus.connection, DUE_QUEUE);
+  const adapters = createAdapters(
+    {
+      threadsApiUrl: config.THREADS_API_URL,
+      instagramApiUrl: config.INSTAGRAM_API_URL,
+      facebookApiUrl: config.FACEBOOK_API_URL,
+      facebookVideoApiUrl: config.FACEBOOK_VIDEO_API_URL,
+      tiktokApiUrl: config.TIKTOK_API_URL,
+      youtubeUploadUrl: config.YOUTUBE_UPLOAD_URL,
+      requestTimeoutMs: config.PLATFORM_REQUEST_TIMEOUT_MS,
+      uploadTimeoutMs: config.PLATFORM_UPLOAD_TIMEOUT_MS,
+      tiktokChunkBytes: config.TIKTOK_CHUNK_BYTES,
+      tiktokPullPrefixes: config.TIKTOK_PULL_URL_PREFIXES,
+      youtubeChunkBytes: config.YOUTUBE_CHUNK_BYTES,
+      youtubeDefaultPrivacy: config.YOUTUBE_DEFAULT_PRIVACY,
+    },
+    logger,
+  );
+  const credentials = new CachedCredentials(new CredentialsPort(svc.bus.rpc), config.PUBLISHER_CREDENTIALS_CACHE_MS);
+  const revocations = consumeRevocations(svc.bus, credentials);
+  const consumer = consumeDuePosts(
+    svc.bus,
+    {
+      attempts: new AttemptRepository(ds),
+      credentials,
+      media: new FreshMediaUrls(svc.bus.rpc),
+      adapters: meterAdapters(adapters, svc.metrics),
+      rateLimiter: new RateLimiter(ds, config.PUBLISHER_RATE_LIMITS),
+      followUps,
+      worker,
+      policy: {
+        maxAttempts: config.PUBLISHER_MAX_ATTEMPTS,
+        backoff: { baseMs: config.PUBLISHER_BACKOFF_BASE_MS, maxMs: config.PUBLISHER_BACKOFF_MAX_MS },
+        pollIntervalMs: config.PLATFORM_POLL_INTERVAL_MS,
+        pollMaxIntervalMs: config.PLATFORM_POLL_MAX_INTERVAL_MS,
+        processingTimeoutMs: config.PUBLISHER_PROCESSING_TIMEOUT_MS,
+        followUpGraceMs: Math.max(60_000, worker.staleMs),
+      },
+      logger: logger.child({ module: 'publish' }),
+      announced: coalescedKick(() => relay.kick(), config.PUBLISHER_ANNOUNCE_BATCH_MS),
+    },
+    { concurrency: config.PUBLISHER_CONCURRENCY, retryDelaysMs: config.PUBLISHER_RETRY_DELAYS_MS },
+  );
+  await worker.start();
+  startInsights(svc, config, env);
+  await svc.rpc.start();
+  relay.start();
+  svc.metrics.trackOutbox(relay);
+  await revocations.start();
+  await consumer.start();
+  svc.lifecycle.onStop('worker', () => worker.stop());
+  svc.lifecycle.onStop('relay', () => relay.stop());
+  svc.lifecycle.onStop('consumer', () => consumer.stop());
+  svc.lifecycle.onStop('revocations', () => revocations.stop());
+  logger.info('publisher started', { concurrency: config.PUBLISHER_CONCURRENCY, worker: worker.id });
+  return svc;
+}
+
+if (require.main === module) runMain(start);

@@ -1,0 +1,94 @@
+import {
+  PlatformError,
+  createInstagramContainer,
+  detectMediaKinds,
+  getInstagramContainerStatus,
+  getInstagramPublishingQuota,
+  instagramContainerFailure,
+  planInstagramPost,
+  publishInstagramContainer,
+} from '@postbus/platforms';
+import { metaFor, withoutPhase, type AdapterConfig } from './adapter-config';
+import { published, type Checkpoint, type PlatformAdapter, type PublishContext, type StepResult } from './platform-adapter';
+
+interface InstagramCheckpoint extends Checkpoint {
+  children?: string[];
+  containerId?: string;
+  video?: boolean;
+}
+
+/**
+ * Instagram: publishing quota checked → container(s) (image, reel with cover/thumb_offset,
+ * story, carousel) → FINISHED (checked, never slept on) → media_publish → permalink.
+ */
+export function instagramAdapter(cfg: AdapterConfig): PlatformAdapter {
+  const api = (ctx: PublishContext) => ({ baseUrl: cfg.instagramApiUrl, accessToken: ctx.creds.accessToken, userId: ctx.creds.platformUserId, timeoutMs: cfg.requestTimeoutMs });
+
+  async function createContainers(ctx: PublishContext): Promise<InstagramCheckpoint> {
+    const meta = metaFor(ctx.job.platformMeta, 'instagram');
+    const kinds = await detectMediaKinds(ctx.job.mediaUrls);
+    const plan = planInstagramPost({
+      caption: ctx.job.caption,
+      mediaUrls: ctx.job.mediaUrls,
+      kinds,
+      story: meta.story === true || meta.mediaType === 'STORIES',
+      coverUrl: typeof meta.coverUrl === 'string' ? meta.coverUrl : undefined,
+      thumbOffsetMs: typeof meta.thumbOffsetMs === 'number' ? meta.thumbOffsetMs : undefined,
+      shareToFeed: typeof meta.shareToFeed === 'boolean' ? meta.shareToFeed : undefined,
+    });
+    await assertQuotaLeft(ctx);
+    const video = kinds.includes('video');
+    if (plan.kind === 'single') return { containerId: await createInstagramContainer(api(ctx), plan.params), video };
+    const children: string[] = [];
+    for (const params of plan.children) children.push(await createInstagramContainer(api(ctx), params));
+    return { children, video };
+  }
+
+  async function assertQuotaLeft(ctx: PublishContext): Promise<void> {
+    const quota = await getInstagramPublishingQuota(api(ctx));
+    if (quota && quota.usage >= quota.total) {
+      throw new PlatformError(
+        `This Instagram account has published ${quota.usage} of the ${quota.total} posts Instagram allows through apps in ${Math.round(quota.durationS / 3600)} hours; publish it again later.`,
+        { platform: 'instagram', transient: false, code: 'publishing_quota_reached' },
+      );
+    }
+  }
+
+  const what = (cp: InstagramCheckpoint) => `Instagram was still processing the ${cp.video ? 'video' : 'media'}`;
+
+  return {
+    async run(ctx): Promise<StepResult> {
+      let cp = ctx.checkpoint as InstagramCheckpoint;
+      if (!cp.containerId && !cp.children) {
+        cp = await createContainers(ctx);
+        ctx.progress(cp);
+      }
+      if (!cp.containerId) {
+        for (const containerId of cp.children!) {
+          const child = await getInstagramContainerStatus({ ...api(ctx), containerId });
+          if (child.status === 'ERROR' || child.status === 'EXPIRED') throw instagramContainerFailure(child);
+          if (child.status === 'IN_PROGRESS') return { kind: 'waiting', checkpoint: cp, what: what(cp) };
+        }
+        const caption = ctx.job.caption.trim() ? ctx.job.caption : undefined;
+        cp = { ...cp, containerId: await createInstagramContainer(api(ctx), { media_type: 'CAROUSEL', children: cp.children!.join(','), caption }) };
+        ctx.progress(cp);
+      }
+      const state = await getInstagramContainerStatus({ ...api(ctx), containerId: cp.containerId! });
+      if (state.status === 'ERROR' || state.status === 'EXPIRED') throw instagramContainerFailure(state);
+      if (state.status === 'IN_PROGRESS') return { kind: 'waiting', checkpoint: cp, what: what(cp) };
+      if (state.status === 'PUBLISHED') return published(cp.containerId!, null);
+      await ctx.save({ ...cp, phase: 'publishing' });
+      const result = await publishInstagramContainer({ ...api(ctx), containerId: cp.containerId! });
+      return published(result.platformPostId, result.permalink);
+    },
+
+    /** The container knows: PUBLISHED means live (under an id Instagram does not tell, so the container's stands in). */
+    async resolve(ctx) {
+      const cp = ctx.checkpoint as InstagramCheckpoint;
+      if (!cp.containerId) return { kind: 'unknown' };
+      const state = await getInstagramContainerStatus({ ...api(ctx), containerId: cp.containerId });
+      if (state.status === 'PUBLISHED') return published(cp.containerId, null);
+      return { kind: 'continue', checkpoint: withoutPhase(cp) };
+    },
+  };
+}

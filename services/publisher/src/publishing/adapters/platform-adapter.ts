@@ -1,0 +1,57 @@
+import type { Credentials, PostDue } from '@postbus/contracts';
+
+/**
+ * Platform-side progress of an attempt, saved before each call that matters. `phase:
+ * 'publishing'` is written just before a call that may make the post visible: finding it on
+ * a taken-over attempt means the outcome must be asked of the platform, never assumed.
+ */
+export type Checkpoint = Record<string, unknown> & { phase?: 'publishing' };
+
+export interface PublishContext {
+  job: PostDue;
+  creds: Credentials;
+  /** Progress so far; `{}` when the attempt starts from nothing. */
+  checkpoint: Checkpoint;
+  /** Persists progress (committed before it resolves). Call it before any call that may publish. */
+  save(checkpoint: Checkpoint): Promise<void>;
+  /** Notes progress that need not be durable yet (harmless platform objects): the next save or hand-off persists it. */
+  progress(checkpoint: Checkpoint): void;
+}
+
+export interface Published {
+  kind: 'published';
+  platformPostId: string;
+  permalink: string | null;
+}
+
+/** The platform is still processing: check again later from `checkpoint`. `what` names it for a reason ("Instagram was still processing the video"). */
+export interface Waiting {
+  kind: 'waiting';
+  checkpoint: Checkpoint;
+  what: string;
+}
+
+export type StepResult = Published | Waiting;
+
+/**
+ * What the platform says about an attempt whose publish call went unanswered: live; not live
+ * yet, so the attempt may go on from `checkpoint` without publishing twice; or it cannot tell.
+ */
+export type Resolution = Published | { kind: 'continue'; checkpoint: Checkpoint } | { kind: 'unknown' };
+
+/**
+ * One platform's publishing, as resumable steps. `run` starts from the checkpoint (or from
+ * nothing) and goes as far as it can without sleeping: published, or waiting on processing.
+ * Errors are PlatformErrors (transient or not, outcomeUnknown, tokenRejected).
+ */
+export interface PlatformAdapter {
+  run(ctx: PublishContext): Promise<StepResult>;
+  /** Settles `phase: 'publishing'` by asking the platform (container, publish or upload status). */
+  resolve(ctx: PublishContext): Promise<Resolution>;
+  /** Rate-limit buckets besides the platform's own (e.g. `facebook.reels`). */
+  rateBuckets?(job: PostDue): string[];
+}
+
+export function published(platformPostId: string, permalink: string | null): Published {
+  return { kind: 'published', platformPostId, permalink };
+}

@@ -1,0 +1,80 @@
+import {
+  THREADS_CAROUSEL_MAX,
+  THREADS_TEXT_MAX,
+  createThreadsContainer,
+  detectMediaKinds,
+  getThreadsContainerStatus,
+  publishThreadsContainer,
+  threadsContainerFailure,
+  threadsInvalidInput,
+  threadsMediaParams,
+  threadsTextLength,
+  threadsTextTooLong,
+  threadsTooManyMedia,
+} from '@postbus/platforms';
+import type { AdapterConfig } from './adapter-config';
+import { withoutPhase } from './adapter-config';
+import { published, type Checkpoint, type PlatformAdapter, type PublishContext, type StepResult } from './platform-adapter';
+
+interface ThreadsCheckpoint extends Checkpoint {
+  children?: string[];
+  containerId?: string;
+}
+
+/** Threads: TEXT, IMAGE, VIDEO or CAROUSEL container → FINISHED (checked, never slept on) → threads_publish → permalink. */
+export function threadsAdapter(cfg: AdapterConfig): PlatformAdapter {
+  const api = (ctx: PublishContext) => ({ baseUrl: cfg.threadsApiUrl, accessToken: ctx.creds.accessToken, userId: ctx.creds.platformUserId, timeoutMs: cfg.requestTimeoutMs });
+
+  async function createContainers(ctx: PublishContext): Promise<ThreadsCheckpoint> {
+    const { caption, mediaUrls } = ctx.job;
+    const length = threadsTextLength(caption);
+    if (length > THREADS_TEXT_MAX) throw threadsTextTooLong(length);
+    if (mediaUrls.length > THREADS_CAROUSEL_MAX) throw threadsTooManyMedia(mediaUrls.length);
+    if (!caption.trim() && mediaUrls.length === 0) throw threadsInvalidInput('missing_content', 'A Threads post needs text or at least one image or video; add some.');
+    const text = caption.trim() ? caption : undefined;
+    const kinds = await detectMediaKinds(mediaUrls);
+    if (mediaUrls.length <= 1) {
+      const params = mediaUrls.length ? { ...threadsMediaParams(mediaUrls[0], kinds[0]), text } : { media_type: 'TEXT', text };
+      return { containerId: await createThreadsContainer(api(ctx), params) };
+    }
+    const children: string[] = [];
+    for (const [i, url] of mediaUrls.entries()) children.push(await createThreadsContainer(api(ctx), { ...threadsMediaParams(url, kinds[i]), is_carousel_item: 'true' }));
+    return { children };
+  }
+
+  return {
+    async run(ctx): Promise<StepResult> {
+      let cp = ctx.checkpoint as ThreadsCheckpoint;
+      if (!cp.containerId && !cp.children) {
+        cp = await createContainers(ctx);
+        ctx.progress(cp);
+      }
+      if (!cp.containerId) {
+        for (const containerId of cp.children!) {
+          const child = await getThreadsContainerStatus({ ...api(ctx), containerId });
+          if (child.status === 'ERROR' || child.status === 'EXPIRED') throw threadsContainerFailure(child.status, child.errorMessage, containerId);
+          if (child.status === 'IN_PROGRESS') return { kind: 'waiting', checkpoint: cp, what: 'Threads was still processing the carousel media' };
+        }
+        const text = ctx.job.caption.trim() ? ctx.job.caption : undefined;
+        cp = { ...cp, containerId: await createThreadsContainer(api(ctx), { media_type: 'CAROUSEL', children: cp.children!.join(','), text }) };
+        ctx.progress(cp);
+      }
+      const state = await getThreadsContainerStatus({ ...api(ctx), containerId: cp.containerId! });
+      if (state.status === 'ERROR' || state.status === 'EXPIRED') throw threadsContainerFailure(state.status, state.errorMessage, cp.containerId!);
+      if (state.status === 'IN_PROGRESS') return { kind: 'waiting', checkpoint: cp, what: 'Threads was still processing the media' };
+      if (state.status === 'PUBLISHED') return published(cp.containerId!, null);
+      await ctx.save({ ...cp, phase: 'publishing' });
+      const { platformPostId, permalink } = await publishThreadsContainer({ ...api(ctx), containerId: cp.containerId! });
+      return published(platformPostId, permalink);
+    },
+
+    /** The container knows: PUBLISHED means live (Threads does not say under which media id, so the container's id stands in). */
+    async resolve(ctx) {
+      const cp = ctx.checkpoint as ThreadsCheckpoint;
+      if (!cp.containerId) return { kind: 'unknown' };
+      const state = await getThreadsContainerStatus({ ...api(ctx), containerId: cp.containerId });
+      if (state.status === 'PUBLISHED') return published(cp.containerId, null);
+      return { kind: 'continue', checkpoint: withoutPhase(cp) };
+    },
+  };
+}

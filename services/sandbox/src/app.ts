@@ -1,0 +1,80 @@
+import { createLogger, type Logger } from '@postbus/kit';
+import express, { type Express, type RequestHandler } from 'express';
+import { commentsControlRouter } from './comments/control';
+import { facebookRepliesRouter, instagramRepliesRouter } from './comments/reply-routes';
+import { threadsReplyGate } from './comments/threads-reply-gate';
+import { controlRouter } from './control';
+import { mountInsights } from './insights/mount-insights';
+import { oauthRouter } from './oauth/routes';
+import { SandboxState, type SandboxAppOptions } from './state';
+import { threadsRouter } from './threads/routes';
+import { facebookGraphRouter, facebookRuploadRouter, facebookVideoRouter } from './facebook/routes';
+import { instagramRouter } from './instagram/routes';
+import { tiktokRouter, tiktokUploadRouter } from './tiktok/routes';
+import { youtubeRouter } from './youtube/routes';
+import { threadsExtras } from './meta/platform-gate';
+
+export type { SandboxAppOptions } from './state';
+export { SandboxState } from './state';
+
+/** Where each emulated platform API lives; a client's baseUrl is `${sandboxUrl}${prefix}`. */
+export const SANDBOX_PATHS = {
+  threads: '/threads/v1.0',
+  instagram: '/instagram/v21.0',
+  facebook: '/facebook/v21.0',
+  facebookVideo: '/facebook-video/v21.0',
+  facebookRupload: '/rupload',
+  tiktok: '/tiktok',
+  tiktokUpload: '/tiktok-upload',
+  /** YouTube's upload API is `${url}/youtube/upload/youtube/v3`. */
+  youtube: '/youtube',
+  control: '/__sandbox',
+} as const;
+
+export interface CreateSandboxAppOptions extends SandboxAppOptions {
+  /** Where unexpected errors are logged; default a winston logger at warn. */
+  logger?: Logger;
+}
+
+/**
+ * The platform sandbox: emulated platform APIs under their own prefixes plus the control API.
+ * Each platform is a sibling folder (src/threads/…) mounted here.
+ */
+export function createSandboxApp(opts: CreateSandboxAppOptions = {}): { app: Express; state: SandboxState } {
+  const logger = opts.logger ?? createLogger('sandbox', 'warn');
+  const state = new SandboxState(opts);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+
+  app.use(oauthRouter(state));
+  mountInsights(app, state, logger, SANDBOX_PATHS);
+  app.use(`${SANDBOX_PATHS.control}/comments`, commentsControlRouter(state));
+  app.use(SANDBOX_PATHS.control, controlRouter(state));
+  app.use(SANDBOX_PATHS.threads, threadsExtras(state));
+  app.use(SANDBOX_PATHS.threads, threadsReplyGate(state, logger));
+  app.use(SANDBOX_PATHS.threads, latency(state), threadsRouter(state, logger));
+  app.use(SANDBOX_PATHS.instagram, instagramRouter(state, logger));
+  app.use(SANDBOX_PATHS.instagram, instagramRepliesRouter(state, logger));
+  app.use(SANDBOX_PATHS.facebook, facebookGraphRouter(state, logger));
+  app.use(SANDBOX_PATHS.facebook, facebookRepliesRouter(state, logger));
+  app.use(SANDBOX_PATHS.facebookVideo, facebookVideoRouter(state, logger));
+  app.use(SANDBOX_PATHS.facebookRupload, facebookRuploadRouter(state, logger));
+  app.use(SANDBOX_PATHS.tiktok, tiktokRouter(state, logger));
+  app.use(SANDBOX_PATHS.tiktokUpload, tiktokUploadRouter(state, logger));
+  app.use(SANDBOX_PATHS.youtube, youtubeRouter(state, logger));
+
+  app.use((req, res) => {
+    res.status(404).json({ error: `The sandbox has no route ${req.method} ${req.path}.`, code: 'not_found' });
+  });
+  return { app, state };
+}
+
+/** Delays every platform response by the current latencyMs. */
+function latency(state: SandboxState): RequestHandler {
+  return async (_req, _res, next) => {
+    const ms = state.settings.latencyMs;
+    if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+    next();
+  };
+}

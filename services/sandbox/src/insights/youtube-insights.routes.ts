@@ -1,0 +1,25 @@
+import type { Logger } from '@postbus/kit';
+import { Router, type Request, type Response } from 'express';
+import type { SandboxState } from '../state';
+import { badRequest, youtubeAuth, youtubeErrorHandler, youtubeGate, youtubeUser } from '../youtube/http';
+import { findPublished, reportedFigures } from './figures';
+
+/** www.googleapis.com `GET /youtube/v3/videos?part=statistics&id=…`: the token's own videos; unknown ids are left out. */
+export function youtubeInsightsRouter(state: SandboxState, logger: Logger): Router {
+  const router = Router();
+  router.get('/v3/videos', ...youtubeGate(state), youtubeAuth(state), (req: Request, res: Response) => {
+    const ids = String(req.query.id ?? '').split(',').filter(Boolean);
+    if (!ids.length) throw badRequest('missingRequiredParameter', 'No filter selected. Expected one of: id, myRating, chart.');
+    const parts = String(req.query.part ?? '').split(',');
+    const user = youtubeUser(res);
+    const items = ids.flatMap((id) => {
+      const item = findPublished(state, 'youtube', id, user.userId);
+      if (!item) return [];
+      const f = reportedFigures(item);
+      return [{ kind: 'youtube#video', id, ...(parts.includes('statistics') && { statistics: { viewCount: String(f.views), likeCount: String(f.likes), favoriteCount: '0', commentCount: String(f.comments) } }) }];
+    });
+    res.json({ kind: 'youtube#videoListResponse', items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } });
+  });
+  router.use(youtubeErrorHandler(state, logger));
+  return router;
+}

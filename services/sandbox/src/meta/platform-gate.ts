@@ -1,0 +1,35 @@
+import type { Platform } from '@postbus/contracts';
+import express, { type RequestHandler } from 'express';
+import { platformLatency } from '../platform-settings';
+import { recordRequests } from '../requests';
+import type { SandboxState } from '../state';
+import { graphErrorForCode } from './graph-error';
+import { graphParams } from './graph-http';
+
+/**
+ * What every Meta emulator route runs first (after its body parsers): the request is recorded,
+ * delayed by the platform's latency, and throttled (code 4 with X-App-Usage) past throttlePerMinute.
+ */
+export function metaPlatformGate(state: SandboxState, platform: Platform): RequestHandler[] {
+  const throttle: RequestHandler = (req, _res, next) => {
+    const limit = state.settingsFor(platform).throttlePerMinute;
+    if (limit === null) return next();
+    const token = /^(?:Bearer|OAuth)\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1] ?? graphParams(req).access_token ?? 'anonymous';
+    if (state.platformSettings.overLimit(`${platform}:${token}`, limit, state.now())) {
+      throw graphErrorForCode(4, { status: 429 });
+    }
+    next();
+  };
+  return [recordRequests(state.requests, platform, () => state.now()), platformLatency(() => state.settingsFor(platform).latencyMs), throttle];
+}
+
+/**
+ * Threads runs its own router with the sandbox-wide latency; mounted before it, this records
+ * its requests, applies Threads' own throttling, and adds whatever latency Threads is given
+ * beyond the sandbox-wide one.
+ */
+export function threadsExtras(state: SandboxState): RequestHandler[] {
+  const [record, , throttle] = metaPlatformGate(state, 'threads');
+  const extraLatency = platformLatency(() => Math.max(0, state.settingsFor('threads').latencyMs - state.settings.latencyMs));
+  return [express.urlencoded({ extended: false }), express.json(), record, extraLatency, throttle];
+}

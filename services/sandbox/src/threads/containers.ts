@@ -1,0 +1,116 @@
+import { threadsTextLength } from '@postbus/platforms';
+import { invalidParameter, objectNotFound } from '../meta/graph-error';
+import type { SandboxState } from '../state';
+import type { SandboxUser } from '../users';
+import { THREADS_MEDIA_TYPES, type ThreadsContainer, type ThreadsMediaType } from './store';
+
+export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
+
+const TEXT_MAX = 500;
+const LINK = /\bhttps?:\/\/[^\s]+|\bwww\.[^\s]+/gi;
+/** A media URL containing `fail-processing` ends in ERROR; `fail-processing-INVALID_DURATION` picks the error_message. */
+const FAIL_PROCESSING = /fail-processing(?:-([A-Z_]+))?/;
+
+/** `POST /{user}/threads`: validates like Threads and stores an IN_PROGRESS container. */
+export function createContainer(state: SandboxState, user: SandboxUser, params: Record<string, string>): ThreadsContainer {
+  const mediaType = params.media_type?.toUpperCase();
+  if (!mediaType) throw invalidParameter('The parameter media_type is required.');
+  if (!(THREADS_MEDIA_TYPES as readonly string[]).includes(mediaType)) {
+    throw invalidParameter(`Param media_type must be one of {${THREADS_MEDIA_TYPES.join(', ')}}.`);
+  }
+  const isCarouselItem = params.is_carousel_item === 'true';
+  const text = isCarouselItem ? '' : (params.text ?? '');
+  assertText(state, mediaType as ThreadsMediaType, text);
+
+  const container: ThreadsContainer = {
+    id: state.ids.numeric(),
+    userId: user.userId,
+    mediaType: mediaType as ThreadsMediaType,
+    text,
+    mediaUrl: null,
+    isCarouselItem,
+    children: [],
+    createdAt: state.now(),
+    processingError: null,
+    publishedMediaId: null,
+  };
+  if (mediaType === 'IMAGE' || mediaType === 'VIDEO') {
+    container.mediaUrl = requireMediaUrl(params, mediaType === 'IMAGE' ? 'image_url' : 'video_url', mediaType);
+    const failure = FAIL_PROCESSING.exec(container.mediaUrl);
+    if (failure) container.processingError = failure[1] ?? 'FAILED_DOWNLOADING_VIDEO';
+  } else if (isCarouselItem) {
+    throw invalidParameter('Only IMAGE and VIDEO containers can be carousel items.');
+  } else if (mediaType === 'CAROUSEL') {
+    container.children = carouselChildren(state, user, params.children);
+  }
+  state.threads.containers.set(container.id, container);
+  return container;
+}
+
+/** The container's status now: IN_PROGRESS for processingDelayMs, then FINISHED or ERROR; EXPIRED after 24 h. */
+export function containerStatus(state: SandboxState, container: ThreadsContainer): { status: ContainerStatus; errorMessage?: string } {
+  if (container.publishedMediaId) return { status: 'PUBLISHED' };
+  const age = state.now() - container.createdAt;
+  if (age >= state.threads.limits.containerTtlMs) return { status: 'EXPIRED' };
+  if (age < state.settingsFor('threads').processingDelayMs) return { status: 'IN_PROGRESS' };
+  if (container.processingError) return { status: 'ERROR', errorMessage: container.processingError };
+  let inProgress = false;
+  for (const childId of container.children) {
+    const child = state.threads.containers.get(childId);
+    const childState = child ? containerStatus(state, child) : { status: 'ERROR' as const, errorMessage: 'UNKNOWN' };
+    if (childState.status === 'ERROR' || childState.status === 'EXPIRED') return { status: 'ERROR', errorMessage: childState.errorMessage ?? 'UNKNOWN' };
+    if (childState.status === 'IN_PROGRESS') inProgress = true;
+  }
+  return { status: inProgress ? 'IN_PROGRESS' : 'FINISHED' };
+}
+
+/** The user's own container, or Graph's "does not exist" answer. */
+export function ownContainer(state: SandboxState, user: SandboxUser, id: string, method: 'get' | 'post'): ThreadsContainer {
+  const container = state.threads.containers.get(id);
+  if (!container || container.userId !== user.userId) throw objectNotFound(method, id);
+  return container;
+}
+
+function assertText(state: SandboxState, mediaType: ThreadsMediaType, text: string): void {
+  if (mediaType === 'TEXT' && !text.trim()) throw invalidParameter('The parameter text is required for media_type TEXT.');
+  const length = threadsTextLength(text);
+  if (length > TEXT_MAX) {
+    throw invalidParameter(
+      `Param text must be at most ${TEXT_MAX} characters long.`,
+      `The text is ${length} characters long; posts can be at most ${TEXT_MAX} characters.`,
+    );
+  }
+  const links = text.match(LINK)?.length ?? 0;
+  if (links > state.threads.limits.linkMax) {
+    throw invalidParameter('THREADS_API__LINK_LIMIT_EXCEEDED', `Posts can include at most ${state.threads.limits.linkMax} links.`);
+  }
+}
+
+function requireMediaUrl(params: Record<string, string>, name: 'image_url' | 'video_url', mediaType: string): string {
+  const value = params[name];
+  if (!value) throw invalidParameter(`The parameter ${name} is required for media_type ${mediaType}.`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalidParameter(`Param ${name} must be a valid URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidParameter(`Param ${name} must be an http or https URL.`);
+  return value;
+}
+
+function carouselChildren(state: SandboxState, user: SandboxUser, raw: string | undefined): string[] {
+  const ids = (raw ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+  const { carouselMin, carouselMax } = state.threads.limits;
+  if (ids.length < carouselMin || ids.length > carouselMax) {
+    throw invalidParameter(`Param children must list between ${carouselMin} and ${carouselMax} carousel item ids.`);
+  }
+  if (new Set(ids).size !== ids.length) throw invalidParameter('Param children must not repeat an id.');
+  for (const id of ids) {
+    const child = state.threads.containers.get(id);
+    if (!child || child.userId !== user.userId) throw invalidParameter(`Carousel item ${id} does not exist.`);
+    if (!child.isCarouselItem) throw invalidParameter(`Container ${id} was not created with is_carousel_item=true.`);
+    if (child.publishedMediaId) throw invalidParameter(`Carousel item ${id} has already been published.`);
+  }
+  return ids;
+}

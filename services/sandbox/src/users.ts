@@ -1,0 +1,87 @@
+import type { Platform } from '@postbus/contracts';
+import type { IdGenerator } from './ids';
+
+export interface SandboxUser {
+  platform: Platform;
+  userId: string;
+  handle: string;
+  accessToken: string;
+  /** A revoked token answers the platform's "session invalidated" error. */
+  revoked: boolean;
+  createdAt: string;
+}
+
+/** What each platform's tokens look like, so a token is recognisable in logs and tests. */
+const TOKEN_PREFIX: Record<Platform, string> = {
+  threads: 'THAA',
+  instagram: 'IGAA',
+  facebook: 'EAAB',
+  tiktok: 'act.',
+  youtube: 'ya29.',
+};
+
+/** Accounts on the emulated platforms and the access tokens the sandbox recognises. */
+export class UserRegistry {
+  private readonly byToken = new Map<string, SandboxUser>();
+  private readonly byId = new Map<string, SandboxUser>();
+  /** Expiry (epoch ms) of tokens issued through OAuth; control-API tokens never expire. */
+  private readonly tokenExpiry = new Map<string, number>();
+
+  constructor(
+    private readonly ids: IdGenerator,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  create(platform: Platform, handle: string, now: Date): SandboxUser {
+    const user: SandboxUser = {
+      platform,
+      userId: this.ids.numeric(),
+      handle,
+      accessToken: this.ids.token(TOKEN_PREFIX[platform]),
+      revoked: false,
+      createdAt: now.toISOString(),
+    };
+    this.byToken.set(user.accessToken, user);
+    this.byId.set(user.userId, user);
+    return user;
+  }
+
+  /** The user a token belongs to on that platform, revoked or not; undefined for an unknown token. */
+  byAccessToken(platform: Platform, token: string): SandboxUser | undefined {
+    const user = this.byToken.get(token);
+    const expiresAt = this.tokenExpiry.get(token);
+    if (expiresAt !== undefined && expiresAt <= this.clock()) return undefined;
+    return user?.platform === platform ? user : undefined;
+  }
+
+  /** Another access token for the user (an OAuth grant), recognised until `expiresAtMs` when given. */
+  issueToken(userId: string, expiresAtMs?: number): string {
+    const user = this.byId.get(userId);
+    if (!user) throw new Error(`no sandbox user ${userId}`);
+    const token = this.ids.token(TOKEN_PREFIX[user.platform]);
+    this.byToken.set(token, user);
+    if (expiresAtMs !== undefined) this.tokenExpiry.set(token, expiresAtMs);
+    return token;
+  }
+
+  /** The platform's users, oldest first. */
+  list(platform?: Platform): SandboxUser[] {
+    return [...this.byId.values()].filter((u) => !platform || u.platform === platform);
+  }
+
+  get(userId: string): SandboxUser | undefined {
+    return this.byId.get(userId);
+  }
+
+  revoke(userId: string): SandboxUser | undefined {
+    const user = this.byId.get(userId);
+    if (user) user.revoked = true;
+    return user;
+  }
+
+  clear(): void {
+    this.byToken.clear();
+    this.byId.clear();
+    this.tokenExpiry.clear();
+  }
+}

@@ -1,0 +1,84 @@
+import { startSandbox, type RunningSandbox } from '../src/main';
+import { call, control, newUser, sleep } from './emulator-client';
+
+let sandbox: RunningSandbox;
+let page: { userId: string; accessToken: string; handle: string };
+let graph: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, processingDelayMs: 50, facebook: { reelsPer24h: 1 } });
+  graph = `${sandbox.url}/facebook/v21.0`;
+});
+afterAll(() => sandbox.close());
+beforeEach(async () => {
+  await control(sandbox, 'POST', '/reset');
+  page = await newUser(sandbox, 'facebook', 'the.page');
+});
+
+const post = (path: string, form: Record<string, string>, base = graph) => call(`${base}/${path}`, { token: page.accessToken, form });
+
+async function startReel(): Promise<{ videoId: string; uploadUrl: string }> {
+  const { body } = await post(`${page.userId}/video_reels`, { upload_phase: 'start' });
+  return { videoId: body.video_id, uploadUrl: body.upload_url };
+}
+
+const upload = (url: string, bytes: number, offset = 0, size = bytes) =>
+  call(url, { method: 'POST', token: page.accessToken, scheme: 'OAuth', headers: { offset: String(offset), file_size: String(size) }, body: new Uint8Array(bytes) });
+
+describe('the Facebook Pages emulator', () => {
+  test('when a feed post with a link is made, then it is live with a permalink and recorded once', async () => {
+    const res = await post(`${page.userId}/feed`, { message: 'Hello', link: 'https://example.com' });
+
+    expect(res.body.id).toMatch(new RegExp(`^${page.userId}_\\d+$`));
+    const read = await call(`${graph}/${res.body.id}?fields=permalink_url,message`, { token: page.accessToken });
+    expect(read.body).toEqual({ id: res.body.id, permalink_url: expect.stringMatching(/^https:\/\/www\.facebook\.com\/\d+\/posts\/\d+$/), message: 'Hello' });
+    const published = (await control(sandbox, 'GET', '/published?platform=facebook')).body;
+    expect(published).toEqual([expect.objectContaining({ id: res.body.id, mediaType: 'LINK', text: 'Hello', details: { link: 'https://example.com' } })]);
+  });
+
+  test('when a feed post has neither message, link nor media, then it is refused with code 100', async () => {
+    expect((await post(`${page.userId}/feed`, {})).body.error.code).toBe(100);
+  });
+
+  test('when unpublished photos are attached to a feed post, then one album post goes live and the photos cannot be reused', async () => {
+    const a = await post(`${page.userId}/photos`, { url: 'https://cdn/a.jpg', published: 'false' });
+    expect(a.body.post_id).toBeUndefined();
+    const feed = await post(`${page.userId}/feed`, { message: 'Album', 'attached_media[0]': JSON.stringify({ media_fbid: a.body.id }) });
+    expect(feed.status).toBe(200);
+    expect((await post(`${page.userId}/feed`, { message: 'Again', 'attached_media[0]': JSON.stringify({ media_fbid: a.body.id }) })).body.error.code).toBe(100);
+  });
+
+  test('when a reel is started, uploaded in two parts and finished, then its status moves through processing to published', async () => {
+    const { videoId, uploadUrl } = await startReel();
+    expect(uploadUrl).toBe(`${sandbox.url}/rupload/video-upload/v21.0/${videoId}`);
+    expect((await post(`${page.userId}/video_reels`, { upload_phase: 'finish', video_id: videoId, video_state: 'PUBLISHED' })).body.error.message).toMatch(/upload is not complete/);
+
+    expect((await upload(uploadUrl, 600, 0, 1000)).body).toEqual({ success: true });
+    expect((await upload(uploadUrl, 400, 0, 1000)).body.error.message).toMatch(/continue at offset 600/);
+    expect((await upload(uploadUrl, 400, 600, 1000)).body).toEqual({ success: true });
+    expect((await post(`${page.userId}/video_reels`, { upload_phase: 'finish', video_id: videoId, video_state: 'PUBLISHED', description: 'Reel' })).body).toEqual({ success: true });
+
+    const status = async () => (await call(`${graph}/${videoId}?fields=status`, { token: page.accessToken })).body.status;
+    expect(await status()).toMatchObject({ uploading_phase: { status: 'complete', bytes_transferred: 1000 }, processing_phase: { status: 'in_progress' }, publishing_phase: { status: 'in_progress' } });
+    await sleep(70);
+    expect(await status()).toMatchObject({ video_status: 'ready', publishing_phase: { status: 'complete', publish_status: 'published' } });
+    expect((await control(sandbox, 'GET', '/published?platform=facebook')).body).toEqual([expect.objectContaining({ id: videoId, mediaType: 'REELS', bytes: 1000, text: 'Reel' })]);
+  });
+
+  test('when the Page has used its reels for the day, then finishing another answers code 9', async () => {
+    for (const expected of [200, 400]) {
+      const { videoId, uploadUrl } = await startReel();
+      await upload(uploadUrl, 10);
+      const res = await post(`${page.userId}/video_reels`, { upload_phase: 'finish', video_id: videoId, video_state: 'PUBLISHED' });
+      expect(res.status).toBe(expected);
+      if (expected === 400) expect(res.body.error.code).toBe(9);
+    }
+  });
+
+  test('when a Page video is posted by file_url on the video host, then it is live at once', async () => {
+    const res = await post(`${page.userId}/videos`, { file_url: 'https://cdn/v.mp4', description: 'D', title: 'T' }, `${sandbox.url}/facebook-video/v21.0`);
+
+    expect(res.body.id).toMatch(/^\d+$/);
+    expect((await control(sandbox, 'GET', '/published?platform=facebook')).body).toEqual([expect.objectContaining({ mediaType: 'VIDEO', title: 'T', mediaUrls: ['https://cdn/v.mp4'] })]);
+  });
+});

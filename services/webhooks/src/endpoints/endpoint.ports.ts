@@ -1,0 +1,14 @@
+import type { DataSource } from 'typeorm';
+import type { DeliveryRepository } from '../deliveries/delivery.repository';
+import type { EndpointRepository } from './endpoint.repository';
+
+export interface EndpointPorts {
+  ds: DataSource;
+  endpoints: EndpointRepository;
+  deliveries: DeliveryRepository;
+  clock: () => Date;
+  /** The SSRF guard: throws validation_error for a URL deliveries would refuse. */
+  checkTarget(url: string): Promise<void>;
+  /** A delivery became due now (manual retry): wake the delivery loop. */
+  announce(): void;
+}

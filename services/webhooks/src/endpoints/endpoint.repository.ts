@@ -1,0 +1,174 @@
+import type { DataSource, EntityManager } from 'typeorm';
+
+export type EndpointStatus = 'enabled' | 'disabled' | 'deleted';
+
+export interface Endpoint {
+  id: string;
+  accountId: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  status: EndpointStatus;
+  disabledReason: string | null;
+  disabledAt: Date | null;
+  /** Start of the current run of failed attempts; null after a success. */
+  failingSince: Date | null;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type NewEndpoint = Pick<Endpoint, 'id' | 'accountId' | 'url' | 'description' | 'events' | 'secret'>;
+
+/** Columns a change may set (undefined leaves one as it is). */
+export interface EndpointChange {
+  url?: string;
+  events?: string[];
+  description?: string | null;
+  status?: EndpointStatus;
+  disabledReason?: string | null;
+  disabledAt?: Date | null;
+  failingSince?: Date | null;
+}
+
+interface EndpointRow {
+  id: string;
+  account_id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  status: EndpointStatus;
+  disabled_reason: string | null;
+  disabled_at: Date | null;
+  failing_since: Date | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS: Record<keyof EndpointChange, string> = {
+  url: 'url',
+  events: 'events',
+  description: 'description',
+  status: 'status',
+  disabledReason: 'disabled_reason',
+  disabledAt: 'disabled_at',
+  failingSince: 'failing_since',
+};
+
+const date = (d: Date | null) => (d ? new Date(d) : null);
+
+function toEndpoint(r: EndpointRow): Endpoint {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    url: r.url,
+    description: r.description,
+    events: r.events,
+    status: r.status,
+    disabledReason: r.disabled_reason,
+    disabledAt: date(r.disabled_at),
+    failingSince: date(r.failing_since),
+    secret: r.secret,
+    previousSecret: r.previous_secret,
+    previousSecretExpiresAt: date(r.previous_secret_expires_at),
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
+  };
+}
+
+type Db = DataSource | EntityManager;
+
+/** The endpoints table; every read on behalf of a caller is filtered by its account, deleted endpoints are never answered. */
+export class EndpointRepository {
+  constructor(readonly ds: DataSource) {}
+
+  async insert(e: NewEndpoint, now: Date): Promise<Endpoint> {
+    const rows: EndpointRow[] = await this.ds.query(
+      `INSERT INTO endpoints (id, account_id, url, description, events, status, secret, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, 'enabled', $6, $7, $7) RETURNING *`,
+      [e.id, e.accountId, e.url, e.description, e.events, e.secret, now],
+    );
+    return toEndpoint(rows[0]);
+  }
+
+  async findForAccount(accountId: string, id: string, db: Db = this.ds): Promise<Endpoint | undefined> {
+    const rows: EndpointRow[] = await db.query(`SELECT * FROM endpoints WHERE id = $1 AND account_id = $2 AND status <> 'deleted'`, [id, accountId]);
+    return rows[0] && toEndpoint(rows[0]);
+  }
+
+  async listForAccount(accountId: string): Promise<Endpoint[]> {
+    const rows: EndpointRow[] = await this.ds.query(`SELECT * FROM endpoints WHERE account_id = $1 AND status <> 'deleted' ORDER BY created_at DESC, id DESC`, [accountId]);
+    return rows.map(toEndpoint);
+  }
+
+  /** Endpoints by id whatever their state (the delivery loop needs to see deleted and disabled ones too). */
+  async findByIds(ids: string[]): Promise<Map<string, Endpoint>> {
+    if (!ids.length) return new Map();
+    const rows: EndpointRow[] = await this.ds.query('SELECT * FROM endpoints WHERE id = ANY($1)', [ids]);
+    return new Map(rows.map((r) => [r.id, toEndpoint(r)]));
+  }
+
+  /** Enabled endpoints subscribed to an event type, of one account or (accountId undefined) of every account. */
+  async subscribed(eventType: string, accountId?: string): Promise<Endpoint[]> {
+    const rows: EndpointRow[] = accountId
+      ? await this.ds.query(`SELECT * FROM endpoints WHERE status = 'enabled' AND events @> ARRAY[$1]::text[] AND account_id = $2`, [eventType, accountId])
+      : await this.ds.query(`SELECT * FROM endpoints WHERE status = 'enabled' AND events @> ARRAY[$1]::text[]`, [eventType]);
+    return rows.map(toEndpoint);
+  }
+
+  /** Applies a change to an endpoint that is not deleted; undefined when there is none (or it is another account's). */
+  async change(db: Db, id: string, change: EndpointChange, now: Date, accountId?: string): Promise<Endpoint | undefined> {
+    const sets: string[] = ['updated_at = $2'];
+    const values: unknown[] = [id, now];
+    for (const [key, column] of Object.entries(COLUMNS) as [keyof EndpointChange, string][]) {
+      if (change[key] === undefined) continue;
+      values.push(change[key]);
+      sets.push(`${column} = $${values.length}`);
+    }
+    let where = `id = $1 AND status <> 'deleted'`;
+    if (accountId !== undefined) {
+      values.push(accountId);
+      where += ` AND account_id = $${values.length}`;
+    }
+    // Through a CTE so the driver answers rows (a bare UPDATE … RETURNING answers [rows, count]).
+    const rows: EndpointRow[] = await db.query(`WITH changed AS (UPDATE endpoints SET ${sets.join(', ')} WHERE ${where} RETURNING *) SELECT * FROM changed`, values);
+    return rows[0] && toEndpoint(rows[0]);
+  }
+
+  /** The new secret signs from now on; the one it replaces (read in the same statement) keeps signing until `previousExpiresAt`. */
+  async rotate(accountId: string, id: string, secret: string, previousExpiresAt: Date, now: Date): Promise<Endpoint | undefined> {
+    const rows: EndpointRow[] = await this.ds.query(
+      `WITH changed AS (
+         UPDATE endpoints SET previous_secret = secret, secret = $3, previous_secret_expires_at = $4, updated_at = $5
+         WHERE id = $1 AND account_id = $2 AND status <> 'deleted' RETURNING *)
+       SELECT * FROM changed`,
+      [id, accountId, secret, previousExpiresAt, now],
+    );
+    return rows[0] && toEndpoint(rows[0]);
+  }
+
+  async markDeleted(m: EntityManager, accountId: string, id: string, now: Date): Promise<Endpoint | undefined> {
+    const rows: EndpointRow[] = await m.query(
+      `WITH changed AS (UPDATE endpoints SET status = 'deleted', deleted_at = $3, updated_at = $3 WHERE id = $1 AND account_id = $2 AND status <> 'deleted' RETURNING *)
+       SELECT * FROM changed`,
+      [id, accountId, now],
+    );
+    return rows[0] && toEndpoint(rows[0]);
+  }
+
+  /** A failed attempt: starts (or continues) the endpoint's run of failures; answers when the run began. */
+  async noteFailure(m: EntityManager, id: string, at: Date): Promise<Endpoint | undefined> {
+    const rows: EndpointRow[] = await m.query(`WITH changed AS (UPDATE endpoints SET failing_since = coalesce(failing_since, $2) WHERE id = $1 RETURNING *) SELECT * FROM changed`, [id, at]);
+    return rows[0] && toEndpoint(rows[0]);
+  }
+
+  /** A successful attempt ends the run of failures. */
+  async noteSuccess(m: EntityManager, id: string): Promise<void> {
+    await m.query('UPDATE endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [id]);
+  }
+}

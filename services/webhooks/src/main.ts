@@ -1,0 +1,69 @@
+import { Rpc, type Principal } from '@postbus/contracts';
+import { runMain } from '@postbus/kit';
+import { bootService } from '@postbus/service';
+import { readConfig } from './config';
+import { DeliveryRepository } from './deliveries/delivery.repository';
+import { consumeEvents } from './entry-points/consumers';
+import { registerRpc } from './entry-points/rpc';
+import { EndpointRepository } from './endpoints/endpoint.repository';
+import { targetGuard } from './endpoints/target-guard';
+import { migrations } from './migrations';
+import { attemptDelivery } from './sending/attempt-delivery.use-case';
+import { DeliveryLoop } from './sending/delivery-loop';
+import { meteredSend } from './sending/metered-send';
+import { webhookSender } from './sending/send-webhook';
+
+/** Reads a post the way its own account would (GET /api/v1/posts/{id}). */
+const systemPrincipal = (accountId: string): Principal => ({ accountId, userId: 'system', credential: { type: 'system', id: 'webhooks' }, scopes: ['post:read'], profileIds: 'all' });
+
+export async function start(env?: Record<string, string | undefined>) {
+  const config = readConfig(env);
+  const svc = await bootService({ name: 'webhooks', config, schema: 'webhooks', migrations });
+  const ds = svc.ds!;
+  const endpoints = new EndpointRepository(ds);
+  const deliveries = new DeliveryRepository(ds);
+  const clock = () => new Date();
+  const policy = { retryScheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS, disableAfterMs: config.WEBHOOK_DISABLE_AFTER_HOURS * 3600_000 };
+  const attemptPorts = {
+    ds,
+    endpoints,
+    deliveries,
+    clock,
+    policy,
+    send: meteredSend(webhookSender({ allowLoopback: config.WEBHOOKS_ALLOW_LOOPBACK, timeoutMs: config.WEBHOOK_TIMEOUT_MS }), svc.metrics),
+    logger: svc.logger.child({ module: 'delivery' }),
+    observe: (outcome: 'delivered' | 'failed', seconds: number) => svc.metrics.webhookDelivered(outcome, seconds),
+  };
+  const loop = new DeliveryLoop({
+    deliveries,
+    endpoints,
+    attempt: (claimed, endpoint) => attemptDelivery(attemptPorts, claimed, endpoint),
+    clock,
+    logger: attemptPorts.logger,
+    pollMs: config.WEBHOOK_POLL_MS,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    leaseMs: config.WEBHOOK_TIMEOUT_MS + 60_000,
+  });
+  const announce = () => loop.kick();
+
+  registerRpc(svc.rpc, { ds, endpoints, deliveries, clock, announce, checkTarget: targetGuard({ allowLoopback: config.WEBHOOKS_ALLOW_LOOPBACK }) });
+  const events = consumeEvents(svc.bus, {
+    ds,
+    endpoints,
+    deliveries,
+    clock,
+    announce,
+    getPost: (accountId, postId) => svc.bus.rpc.call(Rpc.postsGet, { id: postId }, systemPrincipal(accountId)),
+    logger: svc.logger.child({ module: 'fan-out' }),
+  });
+
+  await svc.rpc.start();
+  await events.start();
+  loop.start();
+  svc.lifecycle.onStop('delivery loop', () => loop.stop());
+  svc.lifecycle.onStop('events', () => events.stop());
+  svc.logger.info('webhooks started', { retries: policy.retryScheduleMs.length, allowLoopback: config.WEBHOOKS_ALLOW_LOOPBACK });
+  return svc;
+}
+
+if (require.main === module) runMain(start);
