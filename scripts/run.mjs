@@ -37,7 +37,34 @@ function installIsStale() {
   return statSync(join(root, 'pnpm-lock.yaml')).mtimeMs > statSync(marker).mtimeMs;
 }
 
+/**
+ * The browser tests drive Debian's Chromium (never a downloaded browser). Where it is missing
+ * and this is a Debian machine we may administer (root), it is installed once; elsewhere the
+ * command says what to install instead of failing test by test.
+ */
+function ensureChromium() {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (existsSync(path)) return;
+  const canInstall = process.getuid?.() === 0 && spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (!canInstall) {
+    console.error(`The browser tests need Chromium at ${path}. On Debian: sudo apt-get install chromium (or set CHROMIUM_PATH).`);
+    process.exit(1);
+  }
+  console.log('Installing Debian\'s chromium for the browser tests (once)…');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  let result = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+  if (result.status !== 0) {
+    spawnSync('apt-get', ['update'], { stdio: 'inherit', env });
+    result = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+  }
+  if (result.status !== 0 || !existsSync(path)) {
+    console.error('Could not install chromium with apt-get; install it and run the tests again.');
+    process.exit(1);
+  }
+}
+
 const pnpm = pnpmCommand();
+if (command === 'test') ensureChromium();
 if (installIsStale()) {
   const code = run([...pnpm, 'install', '--frozen-lockfile']);
   if (code !== 0) process.exit(code);

@@ -108,7 +108,7 @@ async function main() {
   if (existsSync(out) && readdirSync(out).length) fail(`${out} is not empty`);
 
   const [bin, ...pre] = pnpm();
-  execFileSync(bin, [...pre, '--filter', name, 'deploy', '--prod', '--legacy', '--offline', out], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(bin, [...pre, '--filter', name, 'deploy', '--prod', '--legacy', '--prefer-offline', out], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   let compiled = 0;
   for (const dir of ownPackages(out)) compiled += await compilePackage(dir);
   if (!existsSync(join(out, 'src', 'main.js'))) fail(`${service} has no src/main.ts`);

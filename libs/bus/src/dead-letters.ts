@@ -54,6 +54,16 @@ async function depthOf(ch: ConfirmChannel, queue: string): Promise<number> {
 }
 
 /**
+ * Waits, briefly, until the letters handed back by `nackAll` are counted in the queue again: the
+ * broker requeues them asynchronously, and an operator who lists and then counts (or lists twice)
+ * must see them where they were.
+ */
+async function settle(ch: ConfirmChannel, queue: string, atLeast: number): Promise<void> {
+  const until = Date.now() + 5000;
+  while ((await ch.checkQueue(queue)).messageCount < atLeast && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+}
+
+/**
  * Reads up to `limit` dead letters of a consumer's queue without removing them: they are taken
  * unacknowledged and handed back to the queue when the channel closes.
  */
@@ -68,6 +78,7 @@ export async function listDeadLetters(bus: BusConnection, queue: string, opts: {
       letters.push(describe(msg));
     }
     ch.nackAll(true);
+    await settle(ch, dead, depth);
     return { queue: dead, depth, letters };
   });
 }
@@ -100,6 +111,7 @@ export async function replayDeadLetters(bus: BusConnection, queue: string, opts:
       replayed.push(describe(msg));
     }
     ch.nackAll(true);
+    await settle(ch, dead, depth - replayed.length);
     return { queue: dead, replayed, left: depth - replayed.length };
   });
 }

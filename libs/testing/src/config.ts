@@ -4,4 +4,6 @@ export const testServers = {
   amqpUrl: process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672',
   /** TEST_LOG_LEVEL=info shows the services' logs while a test runs. */
   logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
+  /** Debian's Chromium, which the browser tests drive (npm test installs it when missing). */
+  chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
 };

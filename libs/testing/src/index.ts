@@ -4,3 +4,4 @@ export * from './system';
 export * from './seed';
 export * from './oauth-consent';
 export * from './prometheus-text';
+export { testServers } from './config';

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { Rpc } from '@postbus/contracts';
-import { createTestEnv, startSystem, waitFor, type RunningSystem, type TestEnv } from '@postbus/testing';
+import { createTestEnv, startSystem, waitFor, type RunningSystem, type TestEnv, testServers } from '@postbus/testing';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve));
   callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: testServers.chromiumPath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 });

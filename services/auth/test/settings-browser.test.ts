@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-import { connectSandboxProfile, createTestEnv, startSystem, waitFor, type RunningSystem, type TestEnv } from '@postbus/testing';
+import { connectSandboxProfile, createTestEnv, startSystem, waitFor, type RunningSystem, type TestEnv, testServers } from '@postbus/testing';
 
 const ARTIFACTS = join(__dirname, '..', '..', '..', 'test-artifacts');
 
@@ -13,7 +13,7 @@ beforeAll(async () => {
   env = await createTestEnv('auth_browser');
   system = await startSystem(env);
   browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: testServers.chromiumPath,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 });

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { chromium, type Browser } from 'playwright-core';
 import { PLATFORMS } from '@postbus/contracts';
-import { createTestEnv, startSystem, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, startSystem, type RunningSystem, type SeededAccount, type TestEnv, testServers } from '@postbus/testing';
 import { api, issuedTokens, newConnectUrl, platformUser } from './support/handoff';
 
 let env: TestEnv;
@@ -15,7 +15,7 @@ beforeAll(async () => {
   env = await createTestEnv('conn_browser');
   [system, browser] = await Promise.all([
     startSystem(env),
-    chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] }),
+    chromium.launch({ executablePath: testServers.chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] }),
   ]);
   account = await system.seedAccount({ platforms: [] });
 });

@@ -4,7 +4,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { chromium } from 'playwright-core';
-import { createTestEnv, startSystem, type RunningSystem, type TestEnv } from '@postbus/testing';
+import { createTestEnv, startSystem, type RunningSystem, type TestEnv, testServers } from '@postbus/testing';
 import { SERVICES } from '../src/http/health';
 import { bindings, expressPath } from '../src/routes/route-table';
 
@@ -107,7 +107,7 @@ describe('discovery addresses', () => {
   });
 
   test('when the reference page is opened in a browser, then its sections render', async () => {
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+    const browser = await chromium.launch({ executablePath: testServers.chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
     try {
       const page = await browser.newPage();
       await page.goto(`${system.baseUrl}/docs/api`);

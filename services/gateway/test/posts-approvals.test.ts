@@ -1,6 +1,6 @@
 import { chromium, type Browser } from 'playwright-core';
 import { Rpc } from '@postbus/contracts';
-import { createTestEnv, startSystem, waitFor, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, startSystem, waitFor, type RunningSystem, type SeededAccount, type TestEnv, testServers } from '@postbus/testing';
 import { api, inHours } from './posts-api';
 
 let env: TestEnv;
@@ -12,7 +12,7 @@ beforeAll(async () => {
   env = await createTestEnv('posts_approvals');
   system = await startSystem(env, { RATE_LIMIT_PER_MINUTE: '0' });
   account = await system.seedAccount({ platforms: ['threads'], plan: 'pro' });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  browser = await chromium.launch({ executablePath: testServers.chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
 });
 afterAll(async () => {
   await browser?.close();
