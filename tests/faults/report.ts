@@ -21,6 +21,7 @@ export function report({ outcome: o, faults, unexercised, crashes, seconds }: Ru
   console.log(`  lost                  ${o.lost}`);
   console.log(`  state disagreements   ${o.disagreements}`);
   console.log(`  stranded outbox rows  ${o.strandedOutbox}`);
+  console.log(`  announced again       ${o.redispatched} (no outcome within POSTS_REDISPATCH_AFTER_MS; the publisher's attempt log kept each safe)`);
   console.log(`  crashed processes     ${crashes.length ? crashes.join(', ') : 0}`);
   console.log(`  time                  ${seconds.toFixed(0)} s`);
   if (o.failedReasons.size) {

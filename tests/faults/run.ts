@@ -37,6 +37,8 @@ const SYSTEM_ENV: Record<string, string> = {
   LOG_LEVEL: process.env.FAULTS_LOG_LEVEL ?? 'error',
   RATE_LIMIT_PER_MINUTE: '0',
   SCHEDULER_TICK_MS: '250',
+  // the safety net under lost messages, shortened like the rest
+  POSTS_REDISPATCH_AFTER_MS: '20000',
   PLATFORM_POLL_INTERVAL_MS: '100',
   PLATFORM_POLL_MAX_INTERVAL_MS: '1000',
   PLATFORM_REQUEST_TIMEOUT_MS: '3000',

@@ -13,6 +13,7 @@ interface PostRow {
   permalink: string | null;
   failed_reason: string | null;
   dispatched: boolean;
+  redispatched: boolean;
 }
 
 interface AttemptRow {
@@ -43,6 +44,8 @@ export interface Outcome {
   /** Posts whose state in posts disagrees with the publisher's attempt. */
   disagreements: number;
   strandedOutbox: number;
+  /** Posts the scheduler's safety net announced again because no outcome came back in time. */
+  redispatched: number;
   /** Failure reasons and how many posts each. */
   failedReasons: Map<string, number>;
   /** What went wrong, by kind: how many and a few examples. */
@@ -91,7 +94,7 @@ export async function verifyOutcome(databaseUrl: string, sandboxUrl: string, pla
   let posts: PostRow[];
   let attempts: Map<string, AttemptRow>;
   try {
-    posts = (await db.query(`SELECT id, external_id, status, platform, platform_post_id, permalink, failed_reason, dispatched_at IS NOT NULL AS dispatched FROM posts.posts WHERE external_id = ANY($1)`, [planned.map((p) => p.token)])).rows;
+    posts = (await db.query(`SELECT id, external_id, status, platform, platform_post_id, permalink, failed_reason, dispatched_at IS NOT NULL AS dispatched, redispatched_at IS NOT NULL AS redispatched FROM posts.posts WHERE external_id = ANY($1)`, [planned.map((p) => p.token)])).rows;
     attempts = new Map((await db.query(`SELECT post_id, state, tries, last_error FROM publisher.attempts`)).rows.map((r: AttemptRow & { post_id: string }) => [r.post_id, r]));
   } finally {
     await db.end();
@@ -106,7 +109,7 @@ export async function verifyOutcome(databaseUrl: string, sandboxUrl: string, pla
     if (token) itemsByToken.set(token, [...(itemsByToken.get(token) ?? []), item]);
   }
   const postsByToken = new Map(posts.map((p) => [p.external_id, p]));
-  const outcome: Outcome = { posts: planned.length, posted: 0, failed: 0, unknownOutcome: 0, duplicates: 0, lost: 0, disagreements: 0, strandedOutbox: 0, failedReasons: new Map(), problems };
+  const outcome: Outcome = { posts: planned.length, posted: 0, failed: 0, unknownOutcome: 0, duplicates: 0, lost: 0, disagreements: 0, strandedOutbox: 0, redispatched: posts.filter((p) => p.redispatched).length, failedReasons: new Map(), problems };
   const note = (kind: string, example: string) => {
     const entry = problems.get(kind) ?? { count: 0, examples: [] };
     entry.count++;

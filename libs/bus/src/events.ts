@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Channel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { compile, describeErrors, type EventDef, type EventEnvelope } from '@postbus/contracts';
@@ -15,10 +15,23 @@ export interface OutgoingEvent {
   requestId?: string;
 }
 
-export function envelope<T extends TSchema>(def: EventDef<T>, data: Static<T>): OutgoingEvent {
+export function envelope<T extends TSchema>(def: EventDef<T>, data: Static<T>, opts: { id?: string } = {}): OutgoingEvent {
   const check = compile(def.schema);
   if (!check(data)) throw new Error(`event ${def.name} does not match its contract: ${describeErrors(check.errors)}`);
-  return { id: randomUUID(), name: def.name, data, occurredAt: new Date().toISOString() };
+  return { id: opts.id ?? randomUUID(), name: def.name, data, occurredAt: new Date().toISOString() };
+}
+
+/**
+ * A UUID derived from a name (RFC 9562 version 8, SHA-256), for an event that may be announced
+ * more than once but is one fact: every announcement carries the same id, so consumers that
+ * deduplicate by event id (webhook deliveries, say) act on it once.
+ */
+export function namedEventId(name: string): string {
+  const h = createHash('sha256').update(name).digest();
+  h[6] = (h[6] & 0x0f) | 0x80;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** Publishes events on the topic exchange and resolves only once the broker confirmed them. */

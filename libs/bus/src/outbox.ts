@@ -34,7 +34,8 @@ export async function writeOutbox(manager: EntityManager, events: OutgoingEvent[
     const b = i * 5;
     return `($${b + 1}, $${b + 2}, $${b + 3}::jsonb, $${b + 4}, $${b + 5})`;
   });
-  await manager.query(`INSERT INTO outbox (id, name, data, request_id, occurred_at) VALUES ${rows.join(', ')}`, values);
+  // An event with a named id (one fact announced again) that is still waiting to go out is not queued twice.
+  await manager.query(`INSERT INTO outbox (id, name, data, request_id, occurred_at) VALUES ${rows.join(', ')} ON CONFLICT (id) DO NOTHING`, values);
 }
 
 export interface RelayOptions {

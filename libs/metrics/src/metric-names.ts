@@ -22,6 +22,8 @@ export const METRIC = {
   outboxBacklog: 'postbus_outbox_backlog',
   /** Histogram: seconds between a post's scheduled time and its dispatch by the scheduler. */
   dispatchLag: 'postbus_dispatch_lag_seconds',
+  /** Counter: dispatched posts announced again because no outcome came back within POSTS_REDISPATCH_AFTER_MS. */
+  postsRedispatched: 'postbus_posts_redispatched_total',
   /** Histogram {platform, outcome}: platform publish steps; outcome `published`, `waiting` (still processing), `transient_error` or `failed`. */
   publishDuration: 'postbus_publish_duration_seconds',
   /** Counter {platform, outcome}: the same calls, counted. */

@@ -26,6 +26,7 @@ export class ServiceMetrics {
   private readonly retries: Counter<'queue' | 'event'>;
   private readonly deadLetters: Counter<'queue' | 'event'>;
   private readonly lag: Histogram;
+  private readonly redispatches: Counter;
   private readonly publishTime: Histogram<'platform' | 'outcome'>;
   private readonly publishCount: Counter<'platform' | 'outcome'>;
   private readonly webhookCount: Counter<'outcome'>;
@@ -46,6 +47,7 @@ export class ServiceMetrics {
     this.retries = new Counter({ name: METRIC.eventRetries, help: 'Events sent to a delay queue for another attempt', labelNames: ['queue', 'event'], registers });
     this.deadLetters = new Counter({ name: METRIC.eventDeadLetters, help: 'Events parked in a dead-letter queue', labelNames: ['queue', 'event'], registers });
     this.lag = new Histogram({ name: METRIC.dispatchLag, help: "Seconds between a post's scheduled time and its dispatch", buckets: LAG_BUCKETS, registers });
+    this.redispatches = new Counter({ name: METRIC.postsRedispatched, help: 'Dispatched posts announced again because no outcome came back in time', registers });
     this.publishTime = new Histogram({ name: METRIC.publishDuration, help: 'Platform publish calls, by platform and outcome', labelNames: ['platform', 'outcome'], buckets: PUBLISH_BUCKETS, registers });
     this.publishCount = new Counter({ name: METRIC.publishOutcomes, help: 'Platform publish calls, by platform and outcome', labelNames: ['platform', 'outcome'], registers });
     this.webhookCount = new Counter({ name: METRIC.webhookDeliveries, help: 'Webhook delivery attempts, by outcome (delivered, failed)', labelNames: ['outcome'], registers });
@@ -98,6 +100,11 @@ export class ServiceMetrics {
 
   dispatched(lagSeconds: number): void {
     this.lag.observe(Math.max(0, lagSeconds));
+  }
+
+  /** Posts announced again by the scheduler's safety net: each is a message lost or a publish slower than the limit. */
+  redispatched(count: number): void {
+    this.redispatches.inc(count);
   }
 
   published(platform: string, outcome: PublishOutcome, seconds: number): void {

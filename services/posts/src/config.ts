@@ -9,6 +9,7 @@ export const postsVars = {
   POSTBUS_ENV: oneOf('development | test | production; production refuses development secrets', ['development', 'test', 'production'] as const, 'development'),
   SCHEDULER_TICK_MS: int('How often the scheduler looks for due posts at the latest (ms)', 1000, 10),
   SCHEDULER_BATCH: int('Most posts the scheduler dispatches per transaction', 500, 1),
+  POSTS_REDISPATCH_AFTER_MS: int('A dispatched post with no outcome after this long is announced again (ms); the publisher makes the repeat safe', 600_000, 1000),
   PUBLIC_BASE_URL: url('The {base_url} clients see; approval links are built under it', 'http://localhost:3000'),
   HOST: str('Interface the approval pages listener binds', '0.0.0.0'),
   POSTS_HTTP_PORT: int('Port of the approval pages listener (the gateway streams /approvals to it)', 3005),

@@ -13,6 +13,7 @@ import { registerSummariesRpc } from './entry-points/summaries-rpc';
 import { migrations } from './migrations';
 import { PostRepository } from './posts/post.repository';
 import { nextTick, Scheduler } from './scheduler/scheduler';
+import { redispatchStalled } from './scheduler/claim-due-posts';
 
 export async function start(env?: Record<string, string | undefined>) {
   const config = readConfig(env);
@@ -53,7 +54,14 @@ async function wire(svc: ServiceRuntime, config: PostsConfig) {
     batch: config.SCHEDULER_BATCH,
     onDispatched: () => relay.kick(),
     observeLag: (seconds) => svc.metrics.dispatched(seconds),
-    housekeeping: () => approvals.expireDue(),
+    housekeeping: async () => {
+      await approvals.expireDue();
+      const again = await redispatchStalled(ds, { afterMs: config.POSTS_REDISPATCH_AFTER_MS, limit: config.SCHEDULER_BATCH });
+      if (!again) return;
+      svc.metrics.redispatched(again);
+      svc.logger.warn('posts announced again: no outcome came back in time', { count: again, afterMs: config.POSTS_REDISPATCH_AFTER_MS });
+      relay.kick();
+    },
   });
   const results = consumeResults(svc.bus, posts);
   const http = await listen(approvalPages(ports, svc.logger.child({ module: 'approval-pages' })), svc.lifecycle, { port: config.POSTS_HTTP_PORT, host: config.HOST, name: 'approval pages' });

@@ -3,7 +3,7 @@ import { openDataSource } from '@postbus/kit';
 import { createTestEnv, type TestEnv } from '@postbus/testing';
 import { migrations } from '../src/migrations';
 import { PostRepository } from '../src/posts/post.repository';
-import { claimDuePosts } from '../src/scheduler/claim-due-posts';
+import { claimDuePosts, redispatchStalled } from '../src/scheduler/claim-due-posts';
 import { aPost } from './post-builder';
 
 let env: TestEnv;
@@ -67,5 +67,24 @@ describe('claiming due posts', () => {
     const [{ data }] = await ds.query(`SELECT data FROM outbox WHERE name = 'post.due'`);
     expect(data).toMatchObject({ postId: row.id, caption: 'hello', title: 'T', mediaUrls: ['https://cdn.example.com/a.jpg'], scheduledTime: row.scheduled_time!.toISOString() });
     expect(Date.parse(data.dispatchedAt)).toBeGreaterThanOrEqual(Date.parse(data.scheduledTime));
+  });
+
+  test('when a dispatched post has no outcome after the limit, then it is announced again once per limit, and ended or recently dispatched posts are not', async () => {
+    const [stalled, recent, posted, failed] = Array.from({ length: 4 }, () => aPost().dueIn(-1000).build());
+    await ds.transaction((m) => posts.insertMany(m, [stalled, recent, posted, failed]));
+    expect(await claimDuePosts(ds, 10)).toBe(4);
+    await ds.query(`UPDATE posts SET dispatched_at = now() - interval '20 minutes' WHERE id = ANY($1)`, [[stalled.id, posted.id, failed.id]]);
+    expect(await posts.markPosted(posted.id, { publishedAt: new Date().toISOString(), permalink: null, platformPostId: 'x1' })).toBe(true);
+    expect(await posts.markFailed(failed.id, 'refused')).toBe(true);
+    await ds.query('DELETE FROM outbox');
+
+    expect(await redispatchStalled(ds, { afterMs: 600_000, limit: 100 })).toBe(1);
+    const [{ data }] = await ds.query(`SELECT data FROM outbox WHERE name = 'post.due'`);
+    expect(data).toMatchObject({ postId: stalled.id, scheduledTime: stalled.scheduled_time!.toISOString() });
+    expect(await redispatchStalled(ds, { afterMs: 600_000, limit: 100 })).toBe(0);
+
+    await ds.query(`UPDATE posts SET redispatched_at = now() - interval '11 minutes' WHERE id = $1`, [stalled.id]);
+    expect(await redispatchStalled(ds, { afterMs: 600_000, limit: 100 })).toBe(1);
+    expect(await outboxPostIds()).toEqual([stalled.id, stalled.id]);
   });
 });

@@ -78,6 +78,8 @@ describe('a publish call whose answer never came', () => {
     const announced = h.outcomes.filter((o) => o.data.postId === job.postId);
     expect(announced.map((o) => o.name)).toEqual(['post.published', 'post.published']);
     expect(announced[1].data.platformPostId).toBe(announced[0].data.platformPostId);
+    // one fact, one event id: subscribers that deduplicate by id (webhook deliveries) hear it once
+    expect(announced[1].id).toBe(announced[0].id);
     expect((await calls(h.sandbox, 'threads', th.userId, since)).lines).toEqual([]);
   });
 

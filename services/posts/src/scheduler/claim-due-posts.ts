@@ -27,26 +27,57 @@ export async function claimDuePosts(ds: DataSource, limit: number, observeLag?: 
       [limit],
     );
     if (!rows.length) return 0;
-    await writeOutbox(
-      m,
-      rows.map((r) =>
-        envelope(Events.postDue, {
-          postId: r.id,
-          accountId: r.account_id,
-          profileId: r.profile_id,
-          platform: r.platform,
-          caption: r.caption,
-          title: r.title,
-          mediaUrls: r.media_urls,
-          mediaId: r.media_id,
-          platformMeta: r.platform_meta,
-          scheduledTime: new Date(r.scheduled_time!).toISOString(),
-          dispatchedAt: new Date(r.dispatched_at!).toISOString(),
-        }),
-      ),
-    );
+    await writeOutbox(m, rows.map(postDue));
     for (const r of rows) observeLag?.((new Date(r.dispatched_at!).getTime() - new Date(r.scheduled_time!).getTime()) / 1000);
     return rows.length;
+  });
+}
+
+/**
+ * Announces again, in one transaction with marking them, posts dispatched at least `afterMs`
+ * ago (or announced again that long ago) that are still waiting for their outcome: a safety net
+ * under every hop between here and the platform. The publisher's attempt log makes a repeat
+ * harmless: a post in progress is left to its owner, a finished one has its outcome announced
+ * again, and only a post no publisher ever took (or whose work was lost) is published.
+ * Answers how many were announced again.
+ */
+export async function redispatchStalled(ds: DataSource, opts: { afterMs: number; limit: number }): Promise<number> {
+  return ds.transaction(async (m) => {
+    const rows: PostRow[] = await m.query(
+      `WITH stalled AS (
+         SELECT id FROM posts
+         WHERE status = 'scheduled' AND dispatched_at IS NOT NULL
+           AND coalesce(redispatched_at, dispatched_at) < now() - make_interval(secs => $1::double precision / 1000)
+         ORDER BY dispatched_at
+         LIMIT $2
+         FOR UPDATE SKIP LOCKED
+       )
+       , marked AS (
+         UPDATE posts p SET redispatched_at = clock_timestamp()
+         FROM stalled WHERE p.id = stalled.id
+         RETURNING p.*
+       )
+       SELECT * FROM marked`,
+      [opts.afterMs, opts.limit],
+    );
+    if (rows.length) await writeOutbox(m, rows.map(postDue));
+    return rows.length;
+  });
+}
+
+function postDue(r: PostRow) {
+  return envelope(Events.postDue, {
+    postId: r.id,
+    accountId: r.account_id,
+    profileId: r.profile_id,
+    platform: r.platform,
+    caption: r.caption,
+    title: r.title,
+    mediaUrls: r.media_urls,
+    mediaId: r.media_id,
+    platformMeta: r.platform_meta,
+    scheduledTime: new Date(r.scheduled_time!).toISOString(),
+    dispatchedAt: new Date(r.dispatched_at!).toISOString(),
   });
 }
 

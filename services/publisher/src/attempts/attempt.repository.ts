@@ -1,9 +1,12 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { Events, type PostDue } from '@postbus/contracts';
-import { envelope, writeOutbox, type OutgoingEvent } from '@postbus/bus';
+import { envelope, namedEventId, writeOutbox, type OutgoingEvent } from '@postbus/bus';
 import { currentRequestId } from '@postbus/kit';
 import type { Checkpoint } from '../publishing/adapters/platform-adapter';
 import { TAKE_RATE_SLOTS_SQL, decision, type RateDecision, type RateSlotArgs } from '../rate-limits/rate-limiter';
+
+/** A post has one outcome: its announcement and every repeat of it carry this id, so subscribers hear it once. */
+export const outcomeEventId = (postId: string): string => namedEventId(`post-outcome:${postId}`);
 
 /**
  * in_flight: a worker owns the post and may be calling the platform right now (or died doing so).
@@ -155,14 +158,14 @@ export class AttemptRepository {
   /** The outcome and its announcement commit together; false when the attempt was no longer ours. */
   async finishPublished(job: PostDue, fence: Fence, r: { platformPostId: string; permalink: string | null }): Promise<boolean> {
     const publishedAt = new Date().toISOString();
-    const event = envelope(Events.postPublished, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, platformPostId: r.platformPostId, permalink: r.permalink, publishedAt });
+    const event = envelope(Events.postPublished, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, platformPostId: r.platformPostId, permalink: r.permalink, publishedAt }, { id: outcomeEventId(job.postId) });
     return this.finishAndAnnounce(job.postId, fence, `state = 'published', platform_post_id = $4, permalink = $5, finished_at = $6`, [r.platformPostId, r.permalink, publishedAt], event);
   }
 
   /** Fails the post and announces it; `exhausted` marks a failure after the last allowed attempt. */
   async finishFailed(job: PostDue, fence: Fence, reason: string, opts: { exhausted?: boolean } = {}): Promise<boolean> {
     const failedAt = new Date().toISOString();
-    const event = envelope(Events.postFailed, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, reason, failedAt });
+    const event = envelope(Events.postFailed, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, reason, failedAt }, { id: outcomeEventId(job.postId) });
     return this.finishAndAnnounce(job.postId, fence, `state = 'failed', failed_reason = $4, finished_at = $5, exhausted = $6`, [reason, failedAt, opts.exhausted ?? false], event);
   }
 
@@ -190,8 +193,8 @@ export class AttemptRepository {
       const at = new Date(row.finished_at ?? Date.now()).toISOString();
       const event =
         row.state === 'published'
-          ? envelope(Events.postPublished, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, platformPostId: row.platform_post_id!, permalink: row.permalink, publishedAt: at })
-          : envelope(Events.postFailed, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, reason: row.failed_reason ?? 'failed', failedAt: at });
+          ? envelope(Events.postPublished, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, platformPostId: row.platform_post_id!, permalink: row.permalink, publishedAt: at }, { id: outcomeEventId(job.postId) })
+          : envelope(Events.postFailed, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, reason: row.failed_reason ?? 'failed', failedAt: at }, { id: outcomeEventId(job.postId) });
       await writeOutbox(m, [event]);
     });
   }

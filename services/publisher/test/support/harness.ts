@@ -10,6 +10,7 @@ import { createTestEnv, waitFor, type TestEnv } from '@postbus/testing';
 import { start as startPublisher } from '../../src/main';
 
 export interface Outcome {
+  id: string;
   name: 'post.published' | 'post.failed';
   data: { postId: string; platformPostId?: string; permalink?: string | null; reason?: string };
 }
@@ -81,7 +82,7 @@ export async function startPublisherHarness(
     queue: `test.outcomes.${randomBytes(3).toString('hex')}`,
     perProcess: true,
     events: [Events.postPublished.name, Events.postFailed.name],
-    handler: async (event) => void outcomes.push({ name: event.name as Outcome['name'], data: event.data as Outcome['data'] }),
+    handler: async (event) => void outcomes.push({ id: event.id, name: event.name as Outcome['name'], data: event.data as Outcome['data'] }),
   });
   await collector.start();
   const accountId = `acc_${randomBytes(6).toString('hex')}`;
