@@ -27,9 +27,8 @@ export async function storePosts(ports: PostsPorts, principal: Principal, req: S
   if (replay) return { ...replay, replayed: true };
 
   const platforms = [...new Set(payload.platforms)] as Platform[];
-  const profiles = await resolveProfiles(ports, principal, platforms, payload.profileIds);
-  const mediaUrls = await mediaUrlsOf(ports, principal, payload);
-  const { quotas } = await ports.getAccount(principal);
+  // Asked of connections, media and auth at once; refusals are reported in this order, as if asked one by one.
+  const [profiles, mediaUrls, { quotas }] = await inOrder([resolveProfiles(ports, principal, platforms, payload.profileIds), mediaUrlsOf(ports, principal, payload), ports.getAccount(principal)] as const);
 
   const requestId = newId('crq');
   const rows: NewPost[] = profiles.map((p) => ({
@@ -64,4 +63,11 @@ export async function storePosts(ports: PostsPorts, principal: Principal, req: S
     await assertWithinQuota(m, ports.posts, principal.accountId, { perMonth: quotas.scheduledPostsPerMonth, adding: rows.length, now: ports.clock() });
     return { ...answer, replayed: false };
   });
+}
+
+/** Awaits every promise, then answers their values or throws the first failure in list order (not in time order). */
+async function inOrder<T extends readonly unknown[]>(promises: { [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(promises);
+  for (const s of settled) if (s.status === 'rejected') throw s.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
