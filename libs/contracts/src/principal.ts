@@ -23,6 +23,11 @@ export const PrincipalSchema = Type.Object({
   }),
   scopes: Type.Array(Type.String()),
   profileIds: Type.Union([Type.Literal('all'), Type.Array(Type.String())]),
+  /**
+   * The account's plan quotas when the credential was verified (API keys), so a create needs no
+   * call to auth for them; as fresh as the edge's cached verdict (AUTH_CACHE_MS). Absent: ask auth.
+   */
+  quotas: Type.Optional(Type.Object({ scheduledPostsPerMonth: Type.Integer(), storageBytes: Type.Integer() })),
 });
 export type Principal = Static<typeof PrincipalSchema>;
 

@@ -78,6 +78,14 @@ test('when the plan and tester flag change, then the key follows: expired is pla
   await expect(verify(apiKey)).rejects.toMatchObject({ code: 'plan_required' });
 });
 
+test('when a key verifies, then its principal carries the plan\'s quotas, and they follow a plan change', async () => {
+  const { accountId } = await run('create-account', { email: email() });
+  const { apiKey } = await run('issue-key', { account: accountId });
+  expect((await verify(apiKey)).quotas).toEqual({ scheduledPostsPerMonth: 100, storageBytes: 1024 * 1024 * 1024 });
+  await run('set-plan', { account: accountId, plan: 'pro' });
+  expect((await verify(apiKey)).quotas).toEqual({ scheduledPostsPerMonth: 10_000, storageBytes: 51_200 * 1024 * 1024 });
+});
+
 test('when a user or an account is disabled and enabled again, then its key answers api_access_disabled in between', async () => {
   const { accountId, userId } = await run('create-account', { email: email(), tester: true });
   const { apiKey } = await run('issue-key', { account: accountId });

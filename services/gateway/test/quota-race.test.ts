@@ -33,3 +33,19 @@ test('when twenty creates of one account arrive at once with room for five, then
   const listed = await fetch(`${system.baseUrl}/api/v1/posts?limit=100`, { headers: { authorization: `Bearer ${account.apiKey}` } }).then((r) => r.json() as Promise<{ data: unknown[] }>);
   expect(listed.data).toHaveLength(QUOTA);
 });
+
+test('when the edge holds a verified key, then a create takes the quota from it and needs no answer from auth', async () => {
+  const pro = await system.seedAccount({ platforms: ['threads'], plan: 'pro' });
+  const create = (caption: string) =>
+    fetch(`${system.baseUrl}/api/v1/posts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${pro.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ platforms: ['threads'], caption, scheduledTime: new Date(Date.now() + 86_400_000).toISOString() }),
+    });
+  expect((await create('verified by auth')).status).toBe(201);
+
+  await system.stopService('auth'); // the last test of this file
+
+  const second = await create('quota from the verdict');
+  expect(second.status).toBe(201);
+});

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { AppError, Rpc } from '@postbus/contracts';
 import type { RpcServer } from '@postbus/bus';
 import { toAccountSummary } from '../accounts/account-summary';
+import { quotasFor } from '../accounts/plans';
 import type { AccountRepository } from '../accounts/account.repository';
 import type { AuthConfig } from '../config';
 import type { ApiKeyRepository } from '../keys/api-key.repository';
@@ -27,7 +28,7 @@ export interface AuthRpcPorts {
 
 export function registerRpc(rpc: RpcServer, ports: AuthRpcPorts): void {
   const { ds, accounts, keys, config } = ports;
-  rpc.handle(Rpc.authVerifyKey, ({ token }) => verifyApiKey(ds, token));
+  rpc.handle(Rpc.authVerifyKey, ({ token }) => verifyApiKey(ds, token, new Date(), (plan) => quotasFor(plan, config)));
   // An agent's bearer token: an OAuth access token, or a JWT from the deprecated key exchange.
   rpc.handle(Rpc.authVerifyAccessToken, ({ token, resource }) =>
     looksLikeJwt(token) ? verifyMcpJwt(ds, ports.mcpJwt, token, resource) : verifyAccessToken({ ds, grants: ports.grants }, token, resource),

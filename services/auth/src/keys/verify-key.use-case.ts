@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { AppError, type Principal } from '@postbus/contracts';
-import { isEntitled } from '../accounts/plans';
+import { isEntitled, type PlanQuotas } from '../accounts/plans';
 import { hashKey, lookupOf, sameHash } from './api-key';
 
 interface KeyJoin {
@@ -21,8 +21,8 @@ interface KeyJoin {
   trial_ends_at: Date | null;
 }
 
-/** Resolves a bearer API key to a Principal, or refuses with the spec's code. */
-export async function verifyApiKey(ds: DataSource, token: string, now = new Date()): Promise<Principal> {
+/** Resolves a bearer API key to a Principal (with the plan's quotas when `quotasFor` is given), or refuses with the spec's code. */
+export async function verifyApiKey(ds: DataSource, token: string, now = new Date(), quotasFor?: (plan: string) => PlanQuotas): Promise<Principal> {
   const lookup = lookupOf(token);
   if (!lookup) throw new AppError('invalid_api_key', 'The API key is not valid.');
   const rows: KeyJoin[] = await ds.query(
@@ -51,5 +51,6 @@ export async function verifyApiKey(ds: DataSource, token: string, now = new Date
     credential: { type: 'api_key', id: key.id },
     scopes: key.scopes,
     profileIds: key.profile_ids,
+    ...(quotasFor && { quotas: quotasFor(key.plan ?? '') }),
   };
 }

@@ -28,7 +28,7 @@ export async function storePosts(ports: PostsPorts, principal: Principal, req: S
 
   const platforms = [...new Set(payload.platforms)] as Platform[];
   // Asked of connections, media and auth at once; refusals are reported in this order, as if asked one by one.
-  const [profiles, mediaUrls, { quotas }] = await inOrder([resolveProfiles(ports, principal, platforms, payload.profileIds), mediaUrlsOf(ports, principal, payload), ports.getAccount(principal)] as const);
+  const [profiles, mediaUrls, quotas] = await inOrder([resolveProfiles(ports, principal, platforms, payload.profileIds), mediaUrlsOf(ports, principal, payload), quotasOf(ports, principal)] as const);
 
   const requestId = newId('crq');
   const rows: NewPost[] = profiles.map((p) => ({
@@ -70,4 +70,9 @@ async function inOrder<T extends readonly unknown[]>(promises: { [K in keyof T]:
   const settled = await Promise.allSettled(promises);
   for (const s of settled) if (s.status === 'rejected') throw s.reason;
   return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
+
+/** The plan's quotas: carried by the principal when the edge verified an API key, else asked of auth. */
+export async function quotasOf(ports: Pick<PostsPorts, 'getAccount'>, principal: Principal): Promise<{ scheduledPostsPerMonth: number }> {
+  return principal.quotas ?? (await ports.getAccount(principal)).quotas;
 }

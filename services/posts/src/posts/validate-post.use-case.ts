@@ -4,6 +4,7 @@ import { checkPostPayload, type Problem } from './post-payload.rules';
 import type { PostsPorts } from './posts.ports';
 import { resolveMediaUrl } from './resolve-media';
 import { resolveProfiles } from './resolve-profiles';
+import { quotasOf } from './store-posts';
 
 /**
  * Every rule a create would apply, reported all at once and per platform; nothing is stored.
@@ -22,7 +23,7 @@ export async function validatePost(ports: PostsPorts, principal: Principal, body
     if (platforms.length) profiles = await asProblem(problems, 'profileIds', () => resolveProfiles(ports, principal, platforms, profileIds));
     if (typeof b.mediaId === 'string' && b.mediaId) await asProblem(problems, 'mediaId', () => resolveMediaUrl(ports, principal, b.mediaId as string));
     if (profiles) {
-      const [{ quotas }, used] = await Promise.all([ports.getAccount(principal), ports.posts.countCreatedThisMonth(ports.ds.manager, principal.accountId, now)]);
+      const [quotas, used] = await Promise.all([quotasOf(ports, principal), ports.posts.countCreatedThisMonth(ports.ds.manager, principal.accountId, now)]);
       if (used + profiles.length > quotas.scheduledPostsPerMonth) {
         problems.push({ code: 'quota_exceeded', message: `This post would create ${profiles.length} post(s); ${used} of the plan's ${quotas.scheduledPostsPerMonth} posts this month are used.` });
       }
