@@ -2608,10 +2608,21 @@ export interface operations {
                         facebook?: {
                             /** Format: uri */
                             coverUrl?: string;
+                            /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
+                            reel?: boolean;
                         };
                         instagram?: {
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description Reel cover image.
+                             */
                             coverUrl?: string;
+                            /** @description Whether a reel also appears in the feed. */
+                            shareToFeed?: boolean;
+                            /** @description Publish the single image or video as a story. */
+                            story?: boolean;
+                            /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
+                            thumbOffsetMs?: number;
                         };
                         tiktok?: {
                             brandContentOptIn?: boolean;
@@ -2624,6 +2635,14 @@ export interface operations {
                             videoCoverTimestampMs?: number;
                         };
                         youtube?: {
+                            madeForKids?: boolean;
+                            /** @description Default: YOUTUBE_DEFAULT_PRIVACY. */
+                            privacyStatus?: "public" | "unlisted" | "private";
+                            /**
+                             * Format: date-time
+                             * @description Scheduled publication on YouTube; needs privacyStatus private.
+                             */
+                            publishAt?: string;
                             /** Format: uri */
                             thumbnailUrl?: string;
                         };
@@ -2958,10 +2977,21 @@ export interface operations {
                         facebook?: {
                             /** Format: uri */
                             coverUrl?: string;
+                            /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
+                            reel?: boolean;
                         };
                         instagram?: {
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description Reel cover image.
+                             */
                             coverUrl?: string;
+                            /** @description Whether a reel also appears in the feed. */
+                            shareToFeed?: boolean;
+                            /** @description Publish the single image or video as a story. */
+                            story?: boolean;
+                            /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
+                            thumbOffsetMs?: number;
                         };
                         tiktok?: {
                             brandContentOptIn?: boolean;
@@ -2974,6 +3004,14 @@ export interface operations {
                             videoCoverTimestampMs?: number;
                         };
                         youtube?: {
+                            madeForKids?: boolean;
+                            /** @description Default: YOUTUBE_DEFAULT_PRIVACY. */
+                            privacyStatus?: "public" | "unlisted" | "private";
+                            /**
+                             * Format: date-time
+                             * @description Scheduled publication on YouTube; needs privacyStatus private.
+                             */
+                            publishAt?: string;
                             /** Format: uri */
                             thumbnailUrl?: string;
                         };
@@ -3319,10 +3357,21 @@ export interface operations {
                         facebook?: {
                             /** Format: uri */
                             coverUrl?: string;
+                            /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
+                            reel?: boolean;
                         };
                         instagram?: {
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description Reel cover image.
+                             */
                             coverUrl?: string;
+                            /** @description Whether a reel also appears in the feed. */
+                            shareToFeed?: boolean;
+                            /** @description Publish the single image or video as a story. */
+                            story?: boolean;
+                            /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
+                            thumbOffsetMs?: number;
                         };
                         tiktok?: {
                             brandContentOptIn?: boolean;
@@ -3335,6 +3384,14 @@ export interface operations {
                             videoCoverTimestampMs?: number;
                         };
                         youtube?: {
+                            madeForKids?: boolean;
+                            /** @description Default: YOUTUBE_DEFAULT_PRIVACY. */
+                            privacyStatus?: "public" | "unlisted" | "private";
+                            /**
+                             * Format: date-time
+                             * @description Scheduled publication on YouTube; needs privacyStatus private.
+                             */
+                            publishAt?: string;
                             /** Format: uri */
                             thumbnailUrl?: string;
                         };
@@ -3460,10 +3517,21 @@ export interface operations {
                         facebook?: {
                             /** Format: uri */
                             coverUrl?: string;
+                            /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
+                            reel?: boolean;
                         };
                         instagram?: {
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description Reel cover image.
+                             */
                             coverUrl?: string;
+                            /** @description Whether a reel also appears in the feed. */
+                            shareToFeed?: boolean;
+                            /** @description Publish the single image or video as a story. */
+                            story?: boolean;
+                            /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
+                            thumbOffsetMs?: number;
                         };
                         tiktok?: {
                             brandContentOptIn?: boolean;
@@ -3476,6 +3544,14 @@ export interface operations {
                             videoCoverTimestampMs?: number;
                         };
                         youtube?: {
+                            madeForKids?: boolean;
+                            /** @description Default: YOUTUBE_DEFAULT_PRIVACY. */
+                            privacyStatus?: "public" | "unlisted" | "private";
+                            /**
+                             * Format: date-time
+                             * @description Scheduled publication on YouTube; needs privacyStatus private.
+                             */
+                            publishAt?: string;
                             /** Format: uri */
                             thumbnailUrl?: string;
                         };
@@ -3601,10 +3677,21 @@ export interface operations {
                         facebook?: {
                             /** Format: uri */
                             coverUrl?: string;
+                            /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
+                            reel?: boolean;
                         };
                         instagram?: {
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description Reel cover image.
+                             */
                             coverUrl?: string;
+                            /** @description Whether a reel also appears in the feed. */
+                            shareToFeed?: boolean;
+                            /** @description Publish the single image or video as a story. */
+                            story?: boolean;
+                            /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
+                            thumbOffsetMs?: number;
                         };
                         tiktok?: {
                             brandContentOptIn?: boolean;
@@ -3617,6 +3704,14 @@ export interface operations {
                             videoCoverTimestampMs?: number;
                         };
                         youtube?: {
+                            madeForKids?: boolean;
+                            /** @description Default: YOUTUBE_DEFAULT_PRIVACY. */
+                            privacyStatus?: "public" | "unlisted" | "private";
+                            /**
+                             * Format: date-time
+                             * @description Scheduled publication on YouTube; needs privacyStatus private.
+                             */
+                            publishAt?: string;
                             /** Format: uri */
                             thumbnailUrl?: string;
                         };
@@ -3808,10 +3903,21 @@ export interface operations {
                         facebook?: {
                             /** Format: uri */
                             coverUrl?: string;
+                            /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
+                            reel?: boolean;
                         };
                         instagram?: {
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description Reel cover image.
+                             */
                             coverUrl?: string;
+                            /** @description Whether a reel also appears in the feed. */
+                            shareToFeed?: boolean;
+                            /** @description Publish the single image or video as a story. */
+                            story?: boolean;
+                            /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
+                            thumbOffsetMs?: number;
                         };
                         tiktok?: {
                             brandContentOptIn?: boolean;
@@ -3824,6 +3930,14 @@ export interface operations {
                             videoCoverTimestampMs?: number;
                         };
                         youtube?: {
+                            madeForKids?: boolean;
+                            /** @description Default: YOUTUBE_DEFAULT_PRIVACY. */
+                            privacyStatus?: "public" | "unlisted" | "private";
+                            /**
+                             * Format: date-time
+                             * @description Scheduled publication on YouTube; needs privacyStatus private.
+                             */
+                            publishAt?: string;
                             /** Format: uri */
                             thumbnailUrl?: string;
                         };

@@ -14,9 +14,28 @@ const Url = Type.String({ format: 'uri' });
 
 export const PlatformMetaSchema = Type.Object(
   {
-    instagram: Type.Optional(Type.Object({ coverUrl: Type.Optional(Url) })),
-    facebook: Type.Optional(Type.Object({ coverUrl: Type.Optional(Url) })),
-    youtube: Type.Optional(Type.Object({ thumbnailUrl: Type.Optional(Url) })),
+    instagram: Type.Optional(
+      Type.Object({
+        coverUrl: Type.Optional(Type.String({ format: 'uri', description: 'Reel cover image.' })),
+        thumbOffsetMs: Type.Optional(Type.Integer({ minimum: 0, description: 'Reel cover frame, in ms from the start, when no coverUrl is given.' })),
+        shareToFeed: Type.Optional(Type.Boolean({ description: 'Whether a reel also appears in the feed.' })),
+        story: Type.Optional(Type.Boolean({ description: 'Publish the single image or video as a story.' })),
+      }),
+    ),
+    facebook: Type.Optional(
+      Type.Object({
+        coverUrl: Type.Optional(Url),
+        reel: Type.Optional(Type.Boolean({ description: 'Publish the video as a reel (start → upload → finish) instead of a Page video.' })),
+      }),
+    ),
+    youtube: Type.Optional(
+      Type.Object({
+        thumbnailUrl: Type.Optional(Url),
+        privacyStatus: Type.Optional(Type.Union([Type.Literal('public'), Type.Literal('unlisted'), Type.Literal('private')], { description: 'Default: YOUTUBE_DEFAULT_PRIVACY.' })),
+        publishAt: Type.Optional(Type.String({ format: 'date-time', description: 'Scheduled publication on YouTube; needs privacyStatus private.' })),
+        madeForKids: Type.Optional(Type.Boolean()),
+      }),
+    ),
     tiktok: Type.Optional(
       Type.Object({
         privacyLevel: Type.Optional(Type.Union(TIKTOK_PRIVACY_LEVELS.map((l) => Type.Literal(l)))),

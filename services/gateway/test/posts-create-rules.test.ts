@@ -49,6 +49,13 @@ describe('the payload rules', () => {
     expect(r.body.error).toMatch(/caption/);
   });
 
+  test('when a platform setting has the wrong type or value, then 400 validation_error naming it, before any publish', async () => {
+    const video = { platforms: ['youtube'], title: 'T', mediaUrls: ['https://cdn.example.com/v.mp4'] };
+    expect((await expectRefused({ ...video, platformMeta: { youtube: { privacyStatus: 'secret' } } }, 400, 'validation_error')).body.error).toMatch(/privacyStatus/);
+    expect((await expectRefused({ platforms: ['instagram'], mediaUrls: ['https://cdn.example.com/v.mp4'], platformMeta: { instagram: { thumbOffsetMs: -1 } } }, 400, 'validation_error')).body.error).toMatch(/thumbOffsetMs/);
+    expect((await expectRefused({ platforms: ['facebook'], mediaUrls: ['https://cdn.example.com/v.mp4'], platformMeta: { facebook: { reel: 'yes' } } }, 400, 'validation_error')).body.error).toMatch(/reel/);
+  });
+
   test('when a Threads caption is longer than 500 characters, then 400 validation_error', async () => {
     const r = await expectRefused({ platforms: ['threads'], caption: 'x'.repeat(501) }, 400, 'validation_error');
     expect(r.body.error).toMatch(/Threads/);
