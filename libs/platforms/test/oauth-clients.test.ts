@@ -95,6 +95,16 @@ describe('a whole grant, platform by platform', () => {
     }
   });
 
+  test('when the authorize links are built, then each asks for publishing and for what auto-reply and insights need on that platform', () => {
+    const all = clients();
+    const scopes = (p: keyof typeof all) => new URL(all[p].authorizeUrl({ redirectUri: REDIRECT, state: 's', codeChallenge: all[p].pkce ? 'chal' : undefined })).searchParams.get('scope')!.split(/[ ,]/);
+    expect(scopes('instagram')).toEqual(expect.arrayContaining(['instagram_business_content_publish', 'instagram_business_manage_comments', 'instagram_business_manage_insights']));
+    expect(scopes('facebook')).toEqual(expect.arrayContaining(['pages_manage_posts', 'pages_manage_engagement', 'read_insights']));
+    expect(scopes('threads')).toEqual(expect.arrayContaining(['threads_content_publish', 'threads_read_replies', 'threads_manage_replies', 'threads_manage_insights']));
+    expect(scopes('tiktok')).toEqual(expect.arrayContaining(['video.publish', 'video.list']));
+    expect(scopes('youtube')).toEqual(expect.arrayContaining(['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly']));
+  });
+
   test('when a TikTok token is refreshed, then the rotated refresh token comes back; a YouTube refresh keeps the stored one', async () => {
     const tiktok = await connect(clients().tiktok, [(await sandboxUser('tiktok', 'tk')).userId]);
     const youtube = await connect(clients().youtube, [(await sandboxUser('youtube', 'yt')).userId]);

@@ -11,7 +11,8 @@ export interface FacebookOAuthOptions extends OAuthAppOptions {
   scopes?: string[];
 }
 
-export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video'];
+/** Publishing (posts, photos, videos, reels), replies to comments (pages_manage_engagement) and post insights (read_insights). */
+export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video', 'pages_manage_engagement', 'read_insights'];
 
 const platform = 'facebook' as const;
 

@@ -12,7 +12,8 @@ export interface InstagramOAuthOptions extends OAuthAppOptions {
   scopes?: string[];
 }
 
-export const INSTAGRAM_SCOPES = ['instagram_business_basic', 'instagram_business_content_publish'];
+/** Publishing, comment replies for auto-reply (manage_comments) and media insights (manage_insights). */
+export const INSTAGRAM_SCOPES = ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_comments', 'instagram_business_manage_insights'];
 
 const platform = 'instagram' as const;
 

@@ -12,7 +12,8 @@ export interface ThreadsOAuthOptions extends OAuthAppOptions {
   scopes?: string[];
 }
 
-export const THREADS_SCOPES = ['threads_basic', 'threads_content_publish'];
+/** Publishing, reading and answering replies for auto-reply, and post insights. */
+export const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_read_replies', 'threads_manage_replies', 'threads_manage_insights'];
 
 const platform = 'threads' as const;
 

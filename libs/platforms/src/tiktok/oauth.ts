@@ -11,7 +11,8 @@ export interface TikTokOAuthOptions extends OAuthAppOptions {
   scopes?: string[];
 }
 
-export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'video.publish', 'video.upload'];
+/** Posting (direct and inbox) and `video.list` for the view, like, comment and share counts of posted videos. */
+export const TIKTOK_SCOPES = ['user.info.basic', 'user.info.profile', 'video.publish', 'video.upload', 'video.list'];
 
 const platform = 'tiktok' as const;
 
