@@ -19,7 +19,7 @@ import { MEDIA_MAX_BYTES, Rpc } from '@postbus/contracts';
 import { createLogger } from '@postbus/kit';
 import { createTestEnv, freePort, seedAccount, waitFor } from '@postbus/testing';
 import { recordFigures } from './support/figures';
-import { SERVICE_NODE_OPTIONS } from '../scripts/service-node-options';
+import { SERVICE_LOADER, SERVICE_NODE_OPTIONS } from '../scripts/service-node-options';
 
 const TARGET_MB = 30;
 const MB = 1024 * 1024;
@@ -48,7 +48,7 @@ function statusKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 function startService(name: string, env: Record<string, string>): ChildProcess {
   // With the heap sizing npm start gives every service.
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'services', name, 'src', 'main.ts')], { cwd: root, env: { NODE_OPTIONS: SERVICE_NODE_OPTIONS, ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVICE_LOADER, join(root, 'services', name, 'src', 'main.ts')], { cwd: root, env: { NODE_OPTIONS: SERVICE_NODE_OPTIONS, ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   child.on('exit', (code, signal) => {
     if (!stopping) console.error(`${name} exited (${signal ?? code})`);
   });

@@ -1,7 +1,7 @@
 /**
  * Publisher drain: BENCH_POSTS (10,000) due Threads posts published straight onto the bus,
  * drained against the sandbox at 20 ms latency by 1, 2 and 4 publisher processes
- * (`node --import tsx services/publisher/src/main.ts`). Prints posts per second for each and
+ * (`node --require tsx/cjs services/publisher/src/main.ts`, as `npm start` runs it). Prints posts per second for each and
  * fails unless 4 processes reach 3× one.
  *
  *   npx tsx bench/publisher-drain.bench.ts
@@ -17,6 +17,7 @@ import { Events, Rpc, type PostDue } from '@postbus/contracts';
 import { createLogger } from '@postbus/kit';
 import { createTestEnv, freePort, waitFor, type TestEnv } from '@postbus/testing';
 import { recordFigures } from './support/figures';
+import { SERVICE_LOADER } from '../scripts/service-node-options';
 
 const POSTS = Number(process.env.BENCH_POSTS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
@@ -36,7 +37,7 @@ const children = new Set<ChildProcess>();
 process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
 
 function launch(entry: string, env: Record<string, string>, marker: string, nodeArgs: string[] = []): Child {
-  const proc = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(ROOT, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
+  const proc = spawn(process.execPath, [...nodeArgs, ...SERVICE_LOADER, join(ROOT, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
   children.add(proc);
   proc.once('exit', () => children.delete(proc));
   const ready = new Promise<void>((resolve, reject) => {

@@ -11,7 +11,7 @@ import { Client } from 'pg';
 import { openBus } from '@postbus/bus';
 import { createLogger } from '@postbus/kit';
 import { seedAccount } from '@postbus/testing';
-import { SERVICE_NODE_OPTIONS } from './service-node-options';
+import { SERVICE_LOADER, SERVICE_NODE_OPTIONS } from './service-node-options';
 
 const root = join(__dirname, '..');
 const env = {
@@ -66,7 +66,7 @@ async function checkRabbit(): Promise<void> {
 }
 
 function startService(name: string): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'services', name, 'src', 'main.ts')], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...SERVICE_LOADER, join(root, 'services', name, 'src', 'main.ts')], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
   child.on('exit', (code, signal) => {
     if (!stopping) fail(`${name} exited (${signal ?? code}); see its log above.`);
   });

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVICE_LOADER } from '../../scripts/service-node-options';
 
 export const ROOT = join(__dirname, '..', '..');
 
@@ -10,7 +11,7 @@ export interface ServiceSpec {
   /** Path of the entry point under the repository, e.g. services/posts/src/main.ts. */
   entry: string;
   env: Record<string, string>;
-  /** Node flags before `--import tsx` (e.g. --cpu-prof). */
+  /** Node flags before the TypeScript loader (e.g. --cpu-prof). */
   nodeArgs?: string[];
   /** Answers true once the process serves (its /readyz, or a page of its own). */
   ready(): Promise<boolean>;
@@ -60,8 +61,7 @@ export class ServiceProcess {
   start(): void {
     if (this.running) throw new Error(`${this.name} is already running`);
     this.expectingExit = false;
-    const loader = (this.spec as { loader?: string }).loader === 'require' ? ['--require', 'tsx/cjs'] : ['--import', 'tsx'];
-    const proc = spawn(process.execPath, [...(this.spec.nodeArgs ?? []), ...loader, join(ROOT, this.spec.entry)], {
+    const proc = spawn(process.execPath, [...(this.spec.nodeArgs ?? []), ...SERVICE_LOADER, join(ROOT, this.spec.entry)], {
       cwd: ROOT,
       env: { ...process.env, ...this.spec.env },
       stdio: ['ignore', 'pipe', 'pipe'],
