@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -24,10 +24,14 @@ export class LocalMediaStore implements MediaStore {
     const path = this.pathOf(key);
     const part = `${path}.part`;
     await mkdir(dirname(path), { recursive: true });
+    const out = createWriteStream(part, { flags: 'wx' });
     try {
-      await pipeline(body, createWriteStream(part, { flags: 'wx' }));
+      await pipeline(body, out);
       await rename(part, path);
     } catch (err) {
+      // A body refused at its first bytes fails the pipeline while the file may still be opening:
+      // remove it only once the stream has let go of it, or the open would bring it back.
+      await closed(out);
       await rm(part, { force: true });
       throw err;
     }
@@ -43,4 +47,9 @@ export class LocalMediaStore implements MediaStore {
     await rm(path, { force: true });
     await rm(`${path}.part`, { force: true });
   }
+}
+
+function closed(stream: WriteStream): Promise<void> {
+  if (stream.closed) return Promise.resolve();
+  return new Promise((resolve) => stream.once('close', () => resolve()));
 }
