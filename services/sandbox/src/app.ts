@@ -47,7 +47,7 @@ export function createSandboxApp(opts: CreateSandboxAppOptions = {}): { app: Exp
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  app.use(oauthRouter(state));
+  app.use(exceptPlatformApis(oauthRouter(state)));
   mountInsights(app, state, logger, SANDBOX_PATHS);
   app.use(`${SANDBOX_PATHS.control}/comments`, commentsControlRouter(state));
   app.use(SANDBOX_PATHS.control, controlRouter(state));
@@ -68,6 +68,17 @@ export function createSandboxApp(opts: CreateSandboxAppOptions = {}): { app: Exp
     res.status(404).json({ error: `The sandbox has no route ${req.method} ${req.path}.`, code: 'not_found' });
   });
   return { app, state };
+}
+
+/**
+ * Path prefixes of the versioned platform APIs. The OAuth emulators live on unversioned paths
+ * (`/threads/oauth/…`, `/facebook/dialog/oauth`, `/tiktok/v2/auth/…`, `/youtube/v3/channels`),
+ * so an API request skips their dozens of route checks.
+ */
+const PLATFORM_API_PREFIXES = [SANDBOX_PATHS.threads, SANDBOX_PATHS.instagram, SANDBOX_PATHS.facebook, SANDBOX_PATHS.facebookVideo, SANDBOX_PATHS.facebookRupload, SANDBOX_PATHS.tiktokUpload, '/tiktok/v2/post', '/youtube/upload'].map((p) => `${p}/`);
+
+function exceptPlatformApis(handler: RequestHandler): RequestHandler {
+  return (req, res, next) => (PLATFORM_API_PREFIXES.some((p) => req.path.startsWith(p)) ? next() : handler(req, res, next));
 }
 
 /** Delays every platform response by the current latencyMs. */

@@ -76,6 +76,8 @@ export function collectIds(pool: Map<string, string[]>, text: string): void {
 const VOLATILE_COLUMNS = ['last_used_at', 'heartbeat_at'];
 const VOLATILE_TABLES = new Set(['publisher.workers', 'gateway.rate_limits']);
 
+const isOutbox = (table: string): boolean => table.endsWith('.outbox');
+
 /**
  * A hash of every row of every table of the system's database (all services' schemas), by
  * table: two fingerprints that are equal mean nothing was written in between.
@@ -101,15 +103,23 @@ export class DatabaseFingerprint {
     const drop = `'{${VOLATILE_COLUMNS.join(',')}}'::text[]`;
     const parts = this.tables!.map((t) => {
       const [schema, table] = t.split('.');
-      return `SELECT '${t}' AS t, (SELECT md5(coalesce(string_agg(h, ',' ORDER BY h), '')) FROM (SELECT md5((to_jsonb(r) - ${drop})::text) AS h FROM "${schema}"."${table}" r) x) AS h`;
+      // An outbox keeps the hash of each row: its relay empties it in the background, so only rows that appear count.
+      const aggregate = isOutbox(t) ? `coalesce(string_agg(h, ',' ORDER BY h), '')` : `md5(coalesce(string_agg(h, ',' ORDER BY h), ''))`;
+      return `SELECT '${t}' AS t, (SELECT ${aggregate} FROM (SELECT md5((to_jsonb(r) - ${drop})::text) AS h FROM "${schema}"."${table}" r) x) AS h`;
     });
     const result = await this.db.query(parts.join(' UNION ALL '));
     return new Map(result.rows.map((r: { t: string; h: string }) => [r.t, r.h]));
   }
 
-  /** The tables whose rows differ between two fingerprints. */
+  /** The tables whose rows differ between two fingerprints; an outbox counts only when a row appeared in it (rows leave it by themselves). */
   static changed(before: Map<string, string>, after: Map<string, string>): string[] {
-    return [...after].filter(([t, h]) => before.get(t) !== h).map(([t]) => t);
+    return [...after]
+      .filter(([t, h]) => {
+        if (!isOutbox(t)) return before.get(t) !== h;
+        const had = new Set((before.get(t) ?? '').split(','));
+        return h.split(',').some((row) => row && !had.has(row));
+      })
+      .map(([t]) => t);
   }
 
   close(): Promise<void> {
