@@ -1,8 +1,9 @@
 /**
  * Publisher drain: BENCH_POSTS (10,000) due Threads posts published straight onto the bus,
  * drained against the sandbox at 20 ms latency by 1, 2 and 4 publisher processes
- * (`node --require tsx/cjs services/publisher/src/main.ts`, as `npm start` runs it). Prints posts per second for each and
- * fails unless 4 processes reach 3× one.
+ * (`node --require tsx/cjs services/publisher/src/main.ts`, as `npm start` runs it), each run
+ * after an untimed warm-up of BENCH_WARMUP_POSTS_PER_PROCESS (250) posts per process. Prints
+ * posts per second for each and fails unless 4 processes reach 3× one.
  *
  *   npx tsx bench/publisher-drain.bench.ts
  *   BENCH_POSTS=2000 BENCH_CONCURRENCY=8 npx tsx bench/publisher-drain.bench.ts
@@ -23,6 +24,8 @@ const POSTS = Number(process.env.BENCH_POSTS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
 const PROCESSES = (process.env.BENCH_PROCESSES ?? '1,2,4').split(',').map(Number);
+/** Posts each process publishes, untimed, before the measured drain. */
+const WARMUP_PER_PROCESS = Number(process.env.BENCH_WARMUP_POSTS_PER_PROCESS ?? 250);
 /** Posts per profile: under Threads' 250 a day, so neither the sandbox nor the publisher's own limit defers any. */
 const POSTS_PER_PROFILE = 50;
 const ROOT = join(__dirname, '..');
@@ -140,28 +143,42 @@ async function drain(env: TestEnv, bus: Bus, db: Client, sandboxUrl: string, pro
 
   try {
     const now = new Date().toISOString();
-    const jobs: PostDue[] = Array.from({ length: POSTS }, (_, i) => ({
-      postId: `pst_${run}_${String(i).padStart(6, '0')}`,
-      accountId,
-      profileId: profileIds[i % profileIds.length],
-      platform: 'threads',
-      caption: `Benchmark post ${i} of run ${run}`,
-      title: null,
-      mediaUrls: [],
-      platformMeta: null,
-      scheduledTime: now,
-      dispatchedAt: now,
-    }));
+    const jobsOf = (prefix: string, count: number): PostDue[] =>
+      Array.from({ length: count }, (_, i) => ({
+        postId: `pst_${prefix}_${String(i).padStart(6, '0')}`,
+        accountId,
+        profileId: profileIds[i % profileIds.length],
+        platform: 'threads',
+        caption: `Benchmark post ${i} of run ${prefix}`,
+        title: null,
+        mediaUrls: [],
+        platformMeta: null,
+        scheduledTime: now,
+        dispatchedAt: now,
+      }));
+    const publishAll = async (jobs: PostDue[]) => {
+      for (let i = 0; i < jobs.length; i += 500) await bus.events.publish(jobs.slice(i, i + 500).map((data) => ({ name: Events.postDue.name, data })));
+    };
+    // Untimed warm-up: each process's first posts pay for compiling its hot code and filling its
+    // connection pools, a cost that would weigh more on the short runs of many processes.
+    const warmup = WARMUP_PER_PROCESS * processes;
+    await publishAll(jobsOf(`${run}w`, warmup));
+    const warmFailed = await waitFor(
+      async () => {
+        const { rows } = await db.query(`SELECT count(*)::int AS n, count(*) FILTER (WHERE state = 'failed')::int AS failed FROM publisher.attempts WHERE post_id LIKE $1 AND state IN ('published', 'failed')`, [`pst\\_${run}w\\_%`]);
+        return rows[0].n >= warmup ? { failed: rows[0].failed as number } : undefined;
+      },
+      { timeoutMs: 10 * 60_000, intervalMs: 500, what: `${warmup} warm-up posts` },
+    );
+    const jobs = jobsOf(run, POSTS);
     const cpuBefore = [...publishers.map((p) => cpuSeconds(p.proc.pid)), cpuSeconds(others.sandbox.proc.pid), cpuSeconds(others.connections.proc.pid), infrastructureCpuSeconds()];
     const started = Date.now();
-    for (let i = 0; i < jobs.length; i += 500) {
-      await bus.events.publish(jobs.slice(i, i + 500).map((data) => ({ name: Events.postDue.name, data })));
-    }
+    await publishAll(jobs);
     // Polled once a second (the count scans this run's attempts; polling it often would load the
     // machine being measured); the drain ends when the last attempt finished, not when it was seen.
     const done = await waitFor(
       async () => {
-        const { rows } = await db.query(`SELECT state, count(*)::int AS n, max(finished_at) AS last FROM publisher.attempts WHERE post_id LIKE $1 AND state IN ('published', 'failed') GROUP BY state`, [`pst_${run}_%`]);
+        const { rows } = await db.query(`SELECT state, count(*)::int AS n, max(finished_at) AS last FROM publisher.attempts WHERE post_id LIKE $1 AND state IN ('published', 'failed') GROUP BY state`, [`pst\\_${run}\\_%`]);
         const total = rows.reduce((sum: number, r: { n: number }) => sum + r.n, 0);
         return total >= POSTS ? rows : undefined;
       },
@@ -175,7 +192,8 @@ async function drain(env: TestEnv, bus: Bus, db: Client, sandboxUrl: string, pro
     const cpuMsPerPost = `CPU ms/post: publishers ${perPost(publisherIdx).toFixed(2)}, sandbox ${perPost([processes]).toFixed(2)}, connections ${perPost([processes + 1]).toFixed(2)}, postgres+rabbitmq ${perPost([processes + 2]).toFixed(2)}`;
     const failed = done.find((r: { state: string }) => r.state === 'failed')?.n ?? 0;
     const published = (await control(sandboxUrl, 'GET', '/published?platform=threads')).length;
-    if (published !== POSTS - failed) throw new Error(`the sandbox holds ${published} posts for ${POSTS - failed} published`);
+    const expected = POSTS + warmup - failed - warmFailed.failed;
+    if (published !== expected) throw new Error(`the sandbox holds ${published} posts for ${expected} published`);
     return { postsPerSecond: POSTS / seconds, seconds, failed, cpuMsPerPost };
   } finally {
     await Promise.all(publishers.map(stopChild));
