@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import { AppError } from '@postbus/contracts';
+import { AppError, type Principal } from '@postbus/contracts';
 import type { PostRepository } from './post.repository';
+import type { PostsPorts } from './posts.ports';
 
 /**
  * Counts the posts against the plan's monthly quota, or refuses them beyond it. The count row
@@ -18,4 +19,9 @@ export async function assertWithinQuota(m: EntityManager, posts: PostRepository,
 /** Serializes the account's creates for the rest of the transaction (replays by externalId or Idempotency-Key). */
 export async function lockAccount(m: EntityManager, accountId: string): Promise<void> {
   await m.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 7))', [`posts:${accountId}`]);
+}
+
+/** The plan's quotas: carried by the principal when the edge verified an API key, else asked of auth. */
+export async function quotasOf(ports: Pick<PostsPorts, 'getAccount'>, principal: Principal): Promise<{ scheduledPostsPerMonth: number }> {
+  return principal.quotas ?? (await ports.getAccount(principal)).quotas;
 }

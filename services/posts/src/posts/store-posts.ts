@@ -4,7 +4,7 @@ import type { NewPost } from './post.repository';
 import type { PostsPorts } from './posts.ports';
 import { mediaUrlsOf } from './resolve-media';
 import { resolveProfiles } from './resolve-profiles';
-import { assertWithinQuota, lockAccount } from './scheduling-quota';
+import { assertWithinQuota, lockAccount, quotasOf } from './scheduling-quota';
 
 export interface StoreRequest {
   /** A payload that passed the posting rules. */
@@ -70,9 +70,4 @@ async function inOrder<T extends readonly unknown[]>(promises: { [K in keyof T]:
   const settled = await Promise.allSettled(promises);
   for (const s of settled) if (s.status === 'rejected') throw s.reason;
   return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as unknown as T;
-}
-
-/** The plan's quotas: carried by the principal when the edge verified an API key, else asked of auth. */
-export async function quotasOf(ports: Pick<PostsPorts, 'getAccount'>, principal: Principal): Promise<{ scheduledPostsPerMonth: number }> {
-  return principal.quotas ?? (await ports.getAccount(principal)).quotas;
 }

@@ -4,7 +4,7 @@ import { checkPostPayload, type Problem } from './post-payload.rules';
 import type { PostsPorts } from './posts.ports';
 import { resolveMediaUrl } from './resolve-media';
 import { resolveProfiles } from './resolve-profiles';
-import { quotasOf } from './store-posts';
+import { quotasOf } from './scheduling-quota';
 
 /**
  * Every rule a create would apply, reported all at once and per platform; nothing is stored.
