@@ -47,7 +47,7 @@ afterAll(async () => {
   await op.cleanUp([`${namespace}.rpc.echo`, consumer.queue, consumer.deadQueue, `${consumer.queue}.retry.50`], [`${namespace}.events`]);
 });
 
-const callSoon = (text: string) => waitFor(() => client.call(Echo, { text }, null, { timeoutMs: 300 }), { timeoutMs: 8000, intervalMs: 100, what: 'an RPC answer after reconnect' });
+const callSoon = (text: string) => waitFor(() => client.call(Echo, { text }, null, { timeoutMs: 300 }), { timeoutMs: 20_000, intervalMs: 100, what: 'an RPC answer after reconnect' });
 
 const maybe = (title: string, fn: () => Promise<void>) =>
   it(title, async () => {
@@ -87,7 +87,8 @@ maybe('when a consumer and an RPC server were stopped, then a reconnect does not
   const Other = defineRpc('other.ping', Type.Object({}), Type.Object({}), { anonymous: true });
   const other = new RpcServer(serverBus, 'other').handle(Other, async () => ({}));
   await other.start();
-  await expect(client.call(Other, {})).resolves.toEqual({});
+  // The client may still be reconnecting after the previous test: the call is retried until it answers.
+  await expect(waitFor(() => client.call(Other, {}, null, { timeoutMs: 300 }), { timeoutMs: 20_000, intervalMs: 100, what: 'the other service' })).resolves.toEqual({});
   await stopped.stop();
   await other.stop();
   const op = await Operator.open();
