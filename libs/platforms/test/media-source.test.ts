@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MediaReader, probeMedia } from '../src';
+import { MediaReader, probeMedia, putYouTubeChunk } from '../src';
 
 let server: Server;
 let base: string;
@@ -11,6 +11,11 @@ beforeAll(async () => {
     const url = new URL(req.url!, 'http://x');
     const honoursRange = url.pathname !== '/no-range';
     if (url.pathname === '/missing') return void res.writeHead(404).end();
+    if (url.pathname.startsWith('/upload/')) {
+      // reads the whole body, then answers at once (…/answer) or never (…/held)
+      req.resume();
+      return void req.on('end', () => url.pathname.endsWith('/answer') && res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"vid_1"}'));
+    }
     const range = /bytes=(\d+)-(\d*)/.exec(req.headers.range ?? '');
     if (range && honoursRange) {
       const start = Number(range[1]);
@@ -74,5 +79,28 @@ describe('reading media for upload', () => {
     const reader = await MediaReader.open(`${base}/v`, 9000, { platform: 'tiktok' });
     await expect(read(reader.chunk(2000))).rejects.toMatchObject({ transient: true, code: 'media_short_read' });
     await reader.close();
+  });
+});
+
+describe('uploading a streamed body', () => {
+  /** Bytes handed over piece by piece, `gapMs` apart. */
+  const slowBody = (pieces: number, gapMs: number) => {
+    let sent = 0;
+    return new ReadableStream<Uint8Array>({
+      async pull(out) {
+        if (sent > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
+        if (sent++ === pieces) return out.close();
+        out.enqueue(new Uint8Array(100));
+      },
+    });
+  };
+  const chunk = (path: string, body: ReadableStream<Uint8Array>) => ({ sessionUrl: `${base}${path}`, first: 0, last: 299, total: 300, contentType: 'video/mp4', body, timeoutMs: 60_000, answerTimeoutMs: 150 });
+
+  test('when the platform holds its answer after the last byte, then the upload fails as a transient timeout long before its own deadline (the retry asks the session how far it got)', async () => {
+    await expect(putYouTubeChunk({ uploadBaseUrl: base, accessToken: 't' }, chunk('/upload/held', slowBody(3, 0)))).rejects.toMatchObject({ transient: true, code: 'timeout' });
+  });
+
+  test('when sending the bytes takes longer than the answer deadline, then only the wait after the last byte counts against it', async () => {
+    await expect(putYouTubeChunk({ uploadBaseUrl: base, accessToken: 't' }, chunk('/upload/answer', slowBody(3, 250)))).resolves.toEqual({ kind: 'complete', videoId: 'vid_1' });
   });
 });

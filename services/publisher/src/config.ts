@@ -45,7 +45,7 @@ export const publisherVars = {
   PLATFORM_POLL_INTERVAL_MS: int('First delay between status checks of media a platform is processing (grows by half up to the maximum)', 1000, 1),
   PLATFORM_POLL_MAX_INTERVAL_MS: int('Longest delay between two status checks', 30_000, 1),
   PLATFORM_REQUEST_TIMEOUT_MS: int('Deadline of one platform API call', 30_000, 1),
-  PLATFORM_UPLOAD_TIMEOUT_MS: int('Deadline of one upload request (a chunk or a whole file)', 600_000, 1),
+  PLATFORM_UPLOAD_TIMEOUT_MS: int('Deadline of one upload request (a chunk or a whole file); its answer is due PLATFORM_REQUEST_TIMEOUT_MS after the last byte', 600_000, 1),
   SANDBOX_URL: url('The platform sandbox; every platform URL left empty is a path under it', 'http://127.0.0.1:4010'),
   THREADS_API_URL: sandboxDefault('Threads Graph API base URL; real: https://graph.threads.net/v1.0'),
   INSTAGRAM_API_URL: sandboxDefault('Instagram Graph API base URL; real: https://graph.instagram.com/v21.0'),

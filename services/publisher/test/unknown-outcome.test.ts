@@ -7,7 +7,7 @@ let media: MediaServer;
 
 beforeAll(async () => {
   media = await startMediaServer();
-  h = await startPublisherHarness('pub_unknown', { env: { PLATFORM_REQUEST_TIMEOUT_MS: '1500', TIKTOK_PULL_URL_PREFIXES: `${media.url}/verified/` } });
+  h = await startPublisherHarness('pub_unknown', { env: { PLATFORM_REQUEST_TIMEOUT_MS: '1500', PLATFORM_UPLOAD_TIMEOUT_MS: '600000', TIKTOK_PULL_URL_PREFIXES: `${media.url}/verified/` } });
 });
 afterAll(async () => {
   await h?.stop();
@@ -48,6 +48,25 @@ describe('a publish call whose answer never came', () => {
     expect(outcome.data.permalink).toMatch(/instagram\.com\/p\//);
     expect((await publishedOn(h.sandbox, 'instagram')).filter((p) => p.userId === ig.userId)).toHaveLength(1);
     expect(await h.attempt(job.postId)).toMatchObject({ state: 'published', tries: 2 });
+  });
+
+  test('when YouTube stored the last bytes of an upload but its answer was lost, then the answer deadline (not the 10-minute upload deadline) ends the wait and the session settles it: posted once', async () => {
+    const yt = await h.profile('youtube');
+    await lost('youtube', 'publish', true);
+    const since = lastRequestSeq(h.sandbox);
+    const job = h.due(yt, { title: 'answer lost', mediaUrls: [media.link('v.mp4', 300_000)] });
+
+    await h.publish(job);
+    const outcome = await h.outcome(job.postId);
+
+    expect(outcome).toMatchObject({ name: 'post.published', data: { permalink: `https://www.youtube.com/watch?v=${outcome.data.platformPostId}` } });
+    const { lines } = await calls(h.sandbox, 'youtube', yt.userId, since);
+    // one upload session, its bytes sent once: the held PUT, then `*/total` probes that find the video complete
+    expect(lines.filter((l) => l.startsWith('POST'))).toHaveLength(1);
+    const sent = h.sandbox.state.requests.list({ platform: 'youtube', since }).reduce((n, r) => n + (r.bodyBytes ?? 0), 0);
+    expect(sent).toBe(300_000);
+    const items = (await publishedOn(h.sandbox, 'youtube')).filter((p) => p.userId === yt.userId);
+    expect(items).toHaveLength(1);
   });
 
   test('when TikTok accepted a pull but its publish_id was lost, then nothing can be asked and the post fails as unknown, never pulled twice', async () => {

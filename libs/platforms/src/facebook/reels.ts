@@ -1,7 +1,7 @@
 import { PlatformError, isPlatformError } from '../errors';
 import { mayHaveGoneThrough } from '../instagram/publish';
 import { parseJson } from '../meta/graph-request';
-import { streamingInit } from '../media/media-source';
+import { fetchStreamed, type UploadDeadlines } from '../media/media-source';
 import { callFacebook, stringField, type FacebookApiOptions } from './api';
 import { facebookErrorFromResponse, facebookNetworkError } from './errors';
 
@@ -28,13 +28,14 @@ export async function startFacebookReel(api: PageApi): Promise<{ videoId: string
  */
 export async function uploadFacebookReel(
   api: FacebookApiOptions,
-  upload: { uploadUrl: string; fileSize: number; offset: number; body: ReadableStream<Uint8Array>; timeoutMs?: number },
+  upload: { uploadUrl: string; fileSize: number; offset: number; body: ReadableStream<Uint8Array> } & UploadDeadlines,
 ): Promise<void> {
   let res: Response;
   try {
-    res = await (api.fetchImpl ?? fetch)(
+    res = await fetchStreamed(
+      api.fetchImpl ?? fetch,
       upload.uploadUrl,
-      streamingInit({
+      {
         method: 'POST',
         headers: {
           authorization: `OAuth ${api.accessToken}`,
@@ -44,8 +45,8 @@ export async function uploadFacebookReel(
           'content-length': String(upload.fileSize - upload.offset),
         },
         body: upload.body,
-        signal: AbortSignal.timeout(upload.timeoutMs ?? 600_000),
-      }),
+      },
+      upload,
     );
   } catch (cause) {
     if (isPlatformError(cause)) throw cause;

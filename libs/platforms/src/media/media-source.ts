@@ -123,9 +123,45 @@ export class MediaReader {
   }
 }
 
-/** `fetch` options for a streamed request body (undici needs `duplex: 'half'`). */
-export function streamingInit(init: RequestInit & { body: ReadableStream<Uint8Array> }): RequestInit {
-  return { ...init, duplex: 'half' } as RequestInit;
+/** Deadlines of a request whose body is streamed (an upload). */
+export interface UploadDeadlines {
+  /** The whole request, its bytes included; default 600 s. */
+  timeoutMs?: number;
+  /**
+   * Once the last byte is handed over, the platform has this long to answer; default 30 s. An
+   * answer lost on the way is found out in seconds rather than at the upload's deadline.
+   */
+  answerTimeoutMs?: number;
+}
+
+/**
+ * `fetch` with a streamed body (undici needs `duplex: 'half'`) under two deadlines: the whole
+ * request, and the answer once the body is sent. Either rejects with a `TimeoutError`.
+ */
+export async function fetchStreamed(
+  fetchImpl: typeof fetch,
+  url: string,
+  init: Omit<RequestInit, 'body' | 'signal'> & { body: ReadableStream<Uint8Array> },
+  deadlines: UploadDeadlines = {},
+): Promise<Response> {
+  const controller = new AbortController();
+  const timeUp = (what: string) => () => controller.abort(new DOMException(`${what} took too long`, 'TimeoutError'));
+  const timers = [setTimeout(timeUp('The upload'), deadlines.timeoutMs ?? 600_000)];
+  const source = init.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(out) {
+      const { value, done } = await source.read();
+      if (!done) return out.enqueue(value);
+      out.close();
+      timers.push(setTimeout(timeUp("The platform's answer to the upload"), deadlines.answerTimeoutMs ?? 30_000));
+    },
+    cancel: (reason) => source.cancel(reason),
+  });
+  try {
+    return await fetchImpl(url, { ...init, body, duplex: 'half', signal: controller.signal } as RequestInit);
+  } finally {
+    timers.forEach(clearTimeout);
+  }
 }
 
 /** Host only: media URLs may be signed, and their query strings must not reach logs or reasons. */

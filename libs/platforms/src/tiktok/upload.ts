@@ -1,5 +1,5 @@
 import { parseJson } from '../meta/graph-request';
-import { streamingInit } from '../media/media-source';
+import { fetchStreamed, type UploadDeadlines } from '../media/media-source';
 import { tiktokErrorFromResponse, tiktokNetworkError } from './errors';
 
 /**
@@ -7,13 +7,14 @@ import { tiktokErrorFromResponse, tiktokNetworkError } from './errors';
  * TikTok answers 206 while chunks are missing and 201 once the file is complete.
  */
 export async function putTikTokChunk(
-  upload: { uploadUrl: string; first: number; last: number; total: number; contentType: string; body: ReadableStream<Uint8Array>; fetchImpl?: typeof fetch; timeoutMs?: number },
+  upload: { uploadUrl: string; first: number; last: number; total: number; contentType: string; body: ReadableStream<Uint8Array>; fetchImpl?: typeof fetch } & UploadDeadlines,
 ): Promise<'partial' | 'complete'> {
   let res: Response;
   try {
-    res = await (upload.fetchImpl ?? fetch)(
+    res = await fetchStreamed(
+      upload.fetchImpl ?? fetch,
       upload.uploadUrl,
-      streamingInit({
+      {
         method: 'PUT',
         headers: {
           'content-type': upload.contentType,
@@ -21,8 +22,8 @@ export async function putTikTokChunk(
           'content-range': `bytes ${upload.first}-${upload.last}/${upload.total}`,
         },
         body: upload.body,
-        signal: AbortSignal.timeout(upload.timeoutMs ?? 600_000),
-      }),
+      },
+      upload,
     );
   } catch (cause) {
     const name = (cause as { name?: string }).name;

@@ -1,5 +1,5 @@
 import { parseJson } from '../meta/graph-request';
-import { streamingInit } from '../media/media-source';
+import { fetchStreamed } from '../media/media-source';
 import { youtubeErrorFromResponse, youtubeNetworkError } from './errors';
 import type { YouTubeApiOptions } from './upload';
 
@@ -11,9 +11,10 @@ export async function setYouTubeThumbnail(
   const url = `${api.uploadBaseUrl.replace(/\/+$/, '')}/thumbnails/set?videoId=${encodeURIComponent(thumbnail.videoId)}`;
   let res: Response;
   try {
-    res = await (api.fetchImpl ?? fetch)(
+    res = await fetchStreamed(
+      api.fetchImpl ?? fetch,
       url,
-      streamingInit({
+      {
         method: 'POST',
         headers: {
           authorization: `Bearer ${api.accessToken}`,
@@ -21,8 +22,8 @@ export async function setYouTubeThumbnail(
           'content-length': String(thumbnail.size),
         },
         body: thumbnail.body,
-        signal: AbortSignal.timeout(api.timeoutMs ?? 60_000),
-      }),
+      },
+      { timeoutMs: 60_000, answerTimeoutMs: api.timeoutMs },
     );
   } catch (cause) {
     const name = (cause as { name?: string }).name;

@@ -1,7 +1,7 @@
 import { PlatformError } from '../errors';
 import { nodeFetch } from '../http/node-fetch';
 import { parseJson } from '../meta/graph-request';
-import { streamingInit } from '../media/media-source';
+import { fetchStreamed, type UploadDeadlines } from '../media/media-source';
 import { youtubeErrorFromResponse, youtubeNetworkError } from './errors';
 
 /** How to reach the upload API: `uploadBaseUrl` is `https://www.googleapis.com/upload/youtube/v3` or `${sandboxUrl}/youtube/upload/youtube/v3`. */
@@ -58,22 +58,24 @@ export async function openYouTubeUpload(api: YouTubeApiOptions, upload: { metada
  */
 export async function putYouTubeChunk(
   api: YouTubeApiOptions,
-  chunk: { sessionUrl: string; first: number; last: number; total: number; contentType: string; body: ReadableStream<Uint8Array>; timeoutMs?: number },
+  chunk: { sessionUrl: string; first: number; last: number; total: number; contentType: string; body: ReadableStream<Uint8Array> } & UploadDeadlines,
 ): Promise<YouTubeUploadState> {
-  const res = await send(
-    api,
-    chunk.sessionUrl,
-    streamingInit({
-      method: 'PUT',
-      headers: {
-        authorization: `Bearer ${api.accessToken}`,
-        'content-type': chunk.contentType,
-        'content-length': String(chunk.last - chunk.first + 1),
-        'content-range': `bytes ${chunk.first}-${chunk.last}/${chunk.total}`,
+  const res = await send(api, chunk.sessionUrl, (fetchImpl, url) =>
+    fetchStreamed(
+      fetchImpl,
+      url,
+      {
+        method: 'PUT',
+        headers: {
+          authorization: `Bearer ${api.accessToken}`,
+          'content-type': chunk.contentType,
+          'content-length': String(chunk.last - chunk.first + 1),
+          'content-range': `bytes ${chunk.first}-${chunk.last}/${chunk.total}`,
+        },
+        body: chunk.body,
       },
-      body: chunk.body,
-      signal: AbortSignal.timeout(chunk.timeoutMs ?? 600_000),
-    }),
+      chunk,
+    ),
   );
   return readUploadState(res);
 }
@@ -112,9 +114,10 @@ async function readUploadState(res: Response): Promise<YouTubeUploadState> {
   throw youtubeErrorFromResponse(res.status, res.headers, parsed ?? text);
 }
 
-async function send(api: YouTubeApiOptions, url: string, init: RequestInit): Promise<Response> {
+/** A call to the upload API, its network failures mapped; `init` may be a request of its own making (a streamed body). */
+async function send(api: YouTubeApiOptions, url: string, init: RequestInit | ((fetchImpl: typeof fetch, url: string) => Promise<Response>)): Promise<Response> {
   try {
-    return await (api.fetchImpl ?? nodeFetch)(url, init);
+    return typeof init === 'function' ? await init(api.fetchImpl ?? fetch, url) : await (api.fetchImpl ?? nodeFetch)(url, init);
   } catch (cause) {
     if ((cause as { platform?: unknown }).platform) throw cause;
     const name = (cause as { name?: string }).name;

@@ -98,7 +98,7 @@ export function facebookAdapter(cfg: AdapterConfig): PlatformAdapter {
     if (offset >= size) return;
     const reader = await MediaReader.open(url, offset, { platform: 'facebook', timeoutMs: cfg.requestTimeoutMs });
     try {
-      await uploadFacebookReel(api(ctx), { uploadUrl: cp.uploadUrl!, fileSize: size, offset, body: reader.chunk(size - offset), timeoutMs: cfg.uploadTimeoutMs });
+      await uploadFacebookReel(api(ctx), { uploadUrl: cp.uploadUrl!, fileSize: size, offset, body: reader.chunk(size - offset), timeoutMs: cfg.uploadTimeoutMs, answerTimeoutMs: cfg.requestTimeoutMs });
     } finally {
       await reader.close();
     }

@@ -79,7 +79,7 @@ export function tiktokAdapter(cfg: AdapterConfig): PlatformAdapter {
         const first = i * chunkSize;
         const last = i === chunks - 1 ? size - 1 : first + chunkSize - 1;
         if (i === chunks - 1) await ctx.save({ ...cp, phase: 'publishing' });
-        await putTikTokChunk({ uploadUrl: cp.uploadUrl!, first, last, total: size, contentType: cp.contentType!, body: reader.chunk(last - first + 1), timeoutMs: cfg.uploadTimeoutMs });
+        await putTikTokChunk({ uploadUrl: cp.uploadUrl!, first, last, total: size, contentType: cp.contentType!, body: reader.chunk(last - first + 1), timeoutMs: cfg.uploadTimeoutMs, answerTimeoutMs: cfg.requestTimeoutMs });
       }
     } finally {
       await reader.close();

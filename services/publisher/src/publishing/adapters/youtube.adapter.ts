@@ -58,7 +58,7 @@ export function youtubeAdapter(cfg: AdapterConfig, logger: Logger): PlatformAdap
         let state: YouTubeUploadState;
         let broken = false;
         try {
-          state = await putYouTubeChunk(api(ctx), { sessionUrl: cp.sessionUrl!, first: at, last, total: size, contentType: cp.contentType!, body: reader.chunk(last - at + 1), timeoutMs: cfg.uploadTimeoutMs });
+          state = await putYouTubeChunk(api(ctx), { sessionUrl: cp.sessionUrl!, first: at, last, total: size, contentType: cp.contentType!, body: reader.chunk(last - at + 1), timeoutMs: cfg.uploadTimeoutMs, answerTimeoutMs: cfg.requestTimeoutMs });
         } catch (err) {
           if (!(isPlatformError(err) && err.transient && !err.tokenRejected) || ++resumes > MAX_RESUMES) throw err;
           state = await probeYouTubeUpload(api(ctx), { sessionUrl: cp.sessionUrl!, total: size });
