@@ -29,6 +29,28 @@ export interface QueueDeclaration {
 type Setup = (model: ChannelModel) => Promise<void>;
 
 /**
+ * amqplib's muxer writes each frame of each channel to the socket on its own, every write a
+ * system call that wakes the broker. Corked for the length of one muxer pass, the frames that
+ * piled up meanwhile (acks, publishes, RPC replies of many requests) leave in one `writev`.
+ * Where amqplib's internals differ from this shape, writes stay as they are.
+ */
+function coalesceWrites(model: ChannelModel): void {
+  const connection = (model as unknown as { connection?: { muxer?: { _readIncoming?: () => void }; stream?: { cork?: () => void; uncork?: () => void } } }).connection;
+  const muxer = connection?.muxer;
+  const socket = connection?.stream;
+  const pass = muxer?._readIncoming;
+  if (!muxer || typeof pass !== 'function' || typeof socket?.cork !== 'function' || typeof socket.uncork !== 'function') return;
+  muxer._readIncoming = function corkedPass(this: unknown) {
+    socket.cork!();
+    try {
+      pass.call(muxer);
+    } finally {
+      socket.uncork!();
+    }
+  };
+}
+
+/**
  * One AMQP connection that recovers by itself. Components register a setup that declares
  * their topology and opens their channels; it runs now and again after every reconnect.
  */
@@ -72,6 +94,7 @@ export class BusConnection {
    */
   private async onConnect(model: ChannelModel): Promise<void> {
     this.model = model;
+    coalesceWrites(model);
     // A setup registered while this loop runs is run by register() itself, not twice.
     for (const setup of [...this.setups]) {
       if (this.model !== model) return; // lost again; the next connect runs them
