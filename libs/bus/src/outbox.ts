@@ -38,6 +38,15 @@ export async function writeOutbox(manager: EntityManager, events: OutgoingEvent[
   await manager.query(`INSERT INTO outbox (id, name, data, request_id, occurred_at) VALUES ${rows.join(', ')} ON CONFLICT (id) DO NOTHING`, values);
 }
 
+interface OutboxRow {
+  seq: string;
+  id: string;
+  name: string;
+  data: unknown;
+  request_id: string | null;
+  occurred_at: Date;
+}
+
 export interface RelayOptions {
   batchSize?: number;
   /** How often the relay looks for rows when nobody kicked it. */
@@ -107,16 +116,22 @@ export class OutboxRelay {
     this.schedule(this.again ? 0 : next);
   }
 
-  /** Returns how many rows were published. */
+  /**
+   * Returns how many rows were published. The rows are taken and deleted in one statement; a
+   * publish that fails rolls the delete back with the transaction, so they are tried again.
+   */
   async relayBatch(): Promise<number> {
     return this.ds.transaction(async (m) => {
-      const rows: { seq: string; id: string; name: string; data: unknown; request_id: string | null; occurred_at: Date }[] = await m.query(
-        'SELECT seq, id, name, data, request_id, occurred_at FROM outbox ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED',
+      const result = await m.query(
+        `DELETE FROM outbox WHERE seq IN (SELECT seq FROM outbox ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING seq, id, name, data, request_id, occurred_at`,
         [this.opts.batchSize ?? 500],
       );
+      // TypeORM answers [rows, affected] for a DELETE … RETURNING
+      const rows: OutboxRow[] = Array.isArray(result[0]) ? result[0] : result;
       if (!rows.length) return 0;
+      rows.sort((a, b) => Number(a.seq) - Number(b.seq));
       await this.publisher.publish(rows.map((r) => ({ id: r.id, name: r.name, data: r.data, requestId: r.request_id ?? undefined, occurredAt: new Date(r.occurred_at).toISOString() })));
-      await m.query('DELETE FROM outbox WHERE seq = ANY($1::bigint[])', [rows.map((r) => r.seq)]);
       return rows.length;
     });
   }
