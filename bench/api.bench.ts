@@ -49,13 +49,14 @@ async function load(url: string, opts: { method?: string; headers?: Record<strin
 type Measured = Load & { cpu: string };
 
 async function measured(processes: ServiceProcess[], run: () => Promise<Load>): Promise<Measured> {
-  const before = new Map(processes.map((p) => [p.name, p.cpuSeconds()]));
+  const before = new Map(processes.map((p) => [p.name, { cpu: p.cpuSeconds(), writes: p.writeCalls() }]));
   const result = await run();
+  const n = Math.max(1, result.requests);
   const perRequest = processes
-    .map((p) => [p.name, ((p.cpuSeconds() - (before.get(p.name) ?? 0)) * 1000) / Math.max(1, result.requests)] as const)
-    .filter(([, ms]) => ms >= 0.05)
-    .sort((a, b) => b[1] - a[1]);
-  return { ...result, cpu: perRequest.map(([name, ms]) => `${name} ${ms.toFixed(2)}`).join(', ') };
+    .map((p) => ({ name: p.name, ms: ((p.cpuSeconds() - (before.get(p.name)?.cpu ?? 0)) * 1000) / n, writes: (p.writeCalls() - (before.get(p.name)?.writes ?? 0)) / n }))
+    .filter((p) => p.ms >= 0.05)
+    .sort((a, b) => b.ms - a.ms);
+  return { ...result, cpu: perRequest.map((p) => `${p.name} ${p.ms.toFixed(2)} (${p.writes.toFixed(1)} writes)`).join(', ') };
 }
 
 const ms = (v: number) => `${v.toFixed(1)} ms`;
@@ -83,11 +84,11 @@ async function loadSystem(system: LocalSystem): Promise<{ post: Measured; get: M
   await load(postsUrl, { method: 'POST', headers: auth, body: createBody, seconds: WARMUP_SECONDS });
   const post = await measured(system.processes, () => load(postsUrl, { method: 'POST', headers: auth, body: createBody, seconds: SECONDS }));
   console.log(line('POST /api/v1/posts', post));
-  console.log(`    CPU ms per request: ${post.cpu}`);
+  console.log(`    CPU ms (and write system calls) per request: ${post.cpu}`);
   await load(getUrl, { headers: auth, seconds: WARMUP_SECONDS });
   const get = await measured(system.processes, () => load(getUrl, { headers: auth, seconds: SECONDS }));
   console.log(line('GET /api/v1/posts/{id}', get));
-  console.log(`    CPU ms per request: ${get.cpu}`);
+  console.log(`    CPU ms (and write system calls) per request: ${get.cpu}`);
   if (post.non2xx || get.non2xx) console.log(`  (non-2xx answers: POST ${post.non2xx}, GET ${get.non2xx}: the figures count 2xx only)`);
   await publishBurst(system, account.accountId, account.apiKey);
   return { post, get, postId, postJson, idle, peaks: rss.stop() };
@@ -125,7 +126,7 @@ async function bareExpress(postId: string, postJson: string): Promise<Measured> 
     await load(url, { seconds: WARMUP_SECONDS });
     const result = await measured([bare], () => load(url, { seconds: SECONDS }));
     console.log(line('bare Express, same JSON', result));
-    console.log(`    CPU ms per request: ${result.cpu}`);
+    console.log(`    CPU ms (and write system calls) per request: ${result.cpu}`);
     return result;
   } finally {
     await bare.stop();

@@ -147,6 +147,17 @@ export class ServiceProcess {
       return 0;
     }
   }
+
+  /** Write system calls made so far (`syscw` of /proc/<pid>/io): each one a message out of the process. */
+  writeCalls(): number {
+    const pid = this.pid;
+    if (!pid) return 0;
+    try {
+      return Number(/syscw: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? 0);
+    } catch {
+      return 0;
+    }
+  }
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

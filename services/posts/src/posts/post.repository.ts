@@ -27,8 +27,8 @@ export interface PostRow {
 
 export type NewPost = Pick<PostRow, 'id' | 'account_id' | 'request_id' | 'profile_id' | 'platform' | 'status' | 'caption' | 'title' | 'media_urls' | 'media_id' | 'platform_meta' | 'external_id' | 'category' | 'scheduled_time'>;
 
-const COLUMNS: (keyof NewPost)[] = ['id', 'account_id', 'request_id', 'profile_id', 'platform', 'status', 'caption', 'title', 'media_urls', 'media_id', 'platform_meta', 'external_id', 'category', 'scheduled_time'];
 const JSON_COLUMNS = new Set<keyof NewPost>(['media_urls', 'platform_meta']);
+const COLUMNS: (keyof NewPost)[] = ['id', 'account_id', 'request_id', 'profile_id', 'platform', 'status', 'caption', 'title', 'media_urls', 'media_id', 'platform_meta', 'external_id', 'category', 'scheduled_time'];
 
 export function toPost(row: PostRow): Post {
   return {
@@ -74,6 +74,7 @@ export const CANCELLABLE_STATUSES: readonly PostStatus[] = ['draft', 'pending_ap
 export class PostRepository {
   constructor(private readonly ds: DataSource) {}
 
+  /** Inserts rows as they are, uncounted (seeding and tests; a create goes through insertCounted). */
   async insertMany(m: EntityManager, rows: NewPost[]): Promise<void> {
     if (!rows.length) return;
     const values: unknown[] = [];
@@ -83,6 +84,30 @@ export class PostRepository {
       return `(${COLUMNS.map((c, j) => `$${base + j + 1}${JSON_COLUMNS.has(c) ? '::jsonb' : ''}`).join(', ')})`;
     });
     await m.query(`INSERT INTO posts (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`, values);
+  }
+
+  /**
+   * Inserts the rows and adds them to the account's count for the month of `now`, in one
+   * statement (atomic, one round trip), only while the count stays within `perMonth`. Answers
+   * the new count, or null when the rows would go beyond it (then nothing is written). The count
+   * row is updated under its row lock, so two creates at once cannot both squeeze under.
+   */
+  async insertCounted(m: DataSource | EntityManager, rows: NewPost[], q: { accountId: string; now: Date; perMonth: number }): Promise<number | null> {
+    const list = COLUMNS.join(', ');
+    const [row]: { created: number | null }[] = await m.query(
+      `WITH counted AS (
+         INSERT INTO monthly_post_counts AS c (account_id, month, created)
+         SELECT $1, date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC')::date, $3::int WHERE $3::int <= $4::int
+         ON CONFLICT (account_id, month) DO UPDATE SET created = c.created + EXCLUDED.created WHERE c.created + EXCLUDED.created <= $4::int
+         RETURNING created
+       ), inserted AS (
+         INSERT INTO posts (${list}) SELECT ${list} FROM json_populate_recordset(NULL::posts, $5::json) WHERE EXISTS (SELECT 1 FROM counted)
+         RETURNING 1
+       )
+       SELECT (SELECT created FROM counted) AS created, (SELECT count(*) FROM inserted)::int AS inserted`,
+      [q.accountId, q.now, rows.length, q.perMonth, JSON.stringify(rows.map((r) => Object.fromEntries(COLUMNS.map((c) => [c, r[c]]))))],
+    );
+    return row.created ?? null;
   }
 
   async findForAccount(accountId: string, id: string, m: EntityManager = this.ds.manager): Promise<PostRow | undefined> {

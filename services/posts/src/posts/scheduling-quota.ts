@@ -1,19 +1,16 @@
-import type { EntityManager } from 'typeorm';
+import { EntityManager, type DataSource } from 'typeorm';
 import { AppError, type Principal } from '@postbus/contracts';
-import type { PostRepository } from './post.repository';
+import type { NewPost, PostRepository } from './post.repository';
 import type { PostsPorts } from './posts.ports';
 
 /**
- * Counts the posts against the plan's monthly quota, or refuses them beyond it. The count row
- * stays locked until the caller's transaction ends, so two requests at once cannot both squeeze
- * under the quota.
+ * Stores the rows and counts them against the plan's monthly quota in one statement, or refuses
+ * them all beyond it (nothing written).
  */
-export async function assertWithinQuota(m: EntityManager, posts: PostRepository, accountId: string, q: { perMonth: number; adding: number; now: Date }): Promise<void> {
-  // Counted up front in the caller's transaction: a refusal rolls the count back with the rest.
-  const used = (await posts.addCreatedThisMonth(m, accountId, q.now, q.adding)) - q.adding;
-  if (used + q.adding > q.perMonth) {
-    throw new AppError('quota_exceeded', `This request would create ${q.adding} post(s); ${used} of the plan's ${q.perMonth} posts this month are used. The quota renews on the 1st (UTC).`, { used, limit: q.perMonth, requested: q.adding });
-  }
+export async function storeWithinQuota(m: DataSource | EntityManager, posts: PostRepository, rows: NewPost[], q: { accountId: string; perMonth: number; now: Date }): Promise<void> {
+  if ((await posts.insertCounted(m, rows, q)) !== null) return;
+  const used = await posts.countCreatedThisMonth(m instanceof EntityManager ? m : m.manager, q.accountId, q.now);
+  throw new AppError('quota_exceeded', `This request would create ${rows.length} post(s); ${used} of the plan's ${q.perMonth} posts this month are used. The quota renews on the 1st (UTC).`, { used, limit: q.perMonth, requested: rows.length });
 }
 
 /** Serializes the account's creates for the rest of the transaction (replays by externalId or Idempotency-Key). */

@@ -4,7 +4,7 @@ import type { NewPost } from './post.repository';
 import type { PostsPorts } from './posts.ports';
 import { mediaUrlsOf } from './resolve-media';
 import { resolveProfiles } from './resolve-profiles';
-import { assertWithinQuota, lockAccount, quotasOf } from './scheduling-quota';
+import { lockAccount, quotasOf, storeWithinQuota } from './scheduling-quota';
 
 export interface StoreRequest {
   /** A payload that passed the posting rules. */
@@ -49,18 +49,18 @@ export async function storePosts(ports: PostsPorts, principal: Principal, req: S
   }));
   const answer: StoredAnswer = { postIds: rows.map((r) => r.id), status: req.status, scheduledTime: req.scheduledTime?.toISOString() ?? null };
 
+  const quota = { accountId: principal.accountId, perMonth: quotas.scheduledPostsPerMonth, now: ports.clock() };
+  if (!keys.length) {
+    await storeWithinQuota(ports.ds, ports.posts, rows, quota);
+    return { ...answer, replayed: false };
+  }
   return ports.ds.transaction(async (m) => {
-    if (keys.length) {
-      await lockAccount(m, principal.accountId);
-      // A concurrent identical request may have committed while this one waited for the lock.
-      const raced = await findReplay(m, principal.accountId, keys, hash);
-      if (raced) return { ...raced, replayed: true };
-      await recordAnswer(m, principal.accountId, keys, hash, answer);
-    }
-    await ports.posts.insertMany(m, rows);
-    // Counted last: the account's count row is locked from here to the commit, so creates of one
-    // account queue only for that moment, and never both squeeze under the quota.
-    await assertWithinQuota(m, ports.posts, principal.accountId, { perMonth: quotas.scheduledPostsPerMonth, adding: rows.length, now: ports.clock() });
+    await lockAccount(m, principal.accountId);
+    // A concurrent identical request may have committed while this one waited for the lock.
+    const raced = await findReplay(m, principal.accountId, keys, hash);
+    if (raced) return { ...raced, replayed: true };
+    await recordAnswer(m, principal.accountId, keys, hash, answer);
+    await storeWithinQuota(m, ports.posts, rows, quota);
     return { ...answer, replayed: false };
   });
 }
