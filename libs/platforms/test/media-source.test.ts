@@ -11,6 +11,20 @@ beforeAll(async () => {
     const url = new URL(req.url!, 'http://x');
     const honoursRange = url.pathname !== '/no-range';
     if (url.pathname === '/missing') return void res.writeHead(404).end();
+    if (url.pathname === '/slow' || url.pathname === '/stalls') {
+      // ten pieces of 1,000 bytes, 100 ms apart; /stalls sends three and then nothing
+      res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': bytes.length });
+      let piece = 0;
+      const timer = setInterval(() => {
+        if (url.pathname === '/stalls' && piece === 3) return clearInterval(timer);
+        res.write(bytes.subarray(piece * 1000, ++piece * 1000));
+        if (piece === 10) {
+          clearInterval(timer);
+          res.end();
+        }
+      }, 100);
+      return void res.on('close', () => clearInterval(timer));
+    }
     if (url.pathname.startsWith('/upload/')) {
       // reads the whole body, then answers at once (…/answer) or never (…/held)
       req.resume();
@@ -73,6 +87,19 @@ describe('reading media for upload', () => {
     const rest = await read(reader.chunk(7500));
     await reader.close();
     expect(rest.equals(bytes.subarray(2500))).toBe(true);
+  });
+
+  test('when the media streams slowly but steadily, then reading takes as long as it takes (the deadline is for each wait, not the whole file)', async () => {
+    const reader = await MediaReader.open(`${base}/slow`, 0, { platform: 'youtube', timeoutMs: 400 });
+    const all = await read(reader.chunk(10_000));
+    await reader.close();
+    expect(all.equals(bytes)).toBe(true);
+  });
+
+  test('when the media stops sending mid-way, then the read fails as transient once no byte came for the deadline', async () => {
+    const reader = await MediaReader.open(`${base}/stalls`, 0, { platform: 'tiktok', timeoutMs: 400 });
+    await expect(read(reader.chunk(10_000))).rejects.toMatchObject({ transient: true, code: 'media_stalled' });
+    await reader.close();
   });
 
   test('when the media ends before the chunk does, then the stream fails with a transient short read', async () => {

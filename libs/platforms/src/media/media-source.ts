@@ -15,7 +15,11 @@ export interface MediaInfo {
 export interface MediaFetchOptions {
   platform: Platform;
   fetchImpl?: typeof fetch;
-  /** Deadline of the request that opens the media (the body then streams without one); default 30 s. */
+  /**
+   * Deadline of each wait on the media's host, default 30 s: for the answer, then for each piece
+   * of the body while one is wanted. A large file read slowly (as fast as the platform takes
+   * it) never runs into it; a host that stops sending does.
+   */
   timeoutMs?: number;
 }
 
@@ -52,13 +56,20 @@ export class MediaReader {
   private constructor(
     private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
     private readonly platform: Platform,
+    private readonly host: string,
+    private readonly connection: AbortController,
+    private readonly waitMs: number,
   ) {}
 
   static async open(url: string, offset: number, opts: MediaFetchOptions): Promise<MediaReader> {
     const fetchImpl = opts.fetchImpl ?? fetch;
-    const res = await request(fetchImpl, url, { method: 'GET', headers: offset > 0 ? { range: `bytes=${offset}-` } : {} }, opts);
-    if (!res.ok || !res.body) throw unreadableMedia(opts.platform, url, res.status);
-    const reader = new MediaReader(res.body.getReader() as ReadableStreamDefaultReader<Uint8Array>, opts.platform);
+    const connection = new AbortController();
+    const res = await request(fetchImpl, url, { method: 'GET', headers: offset > 0 ? { range: `bytes=${offset}-` } : {} }, opts, connection);
+    if (!res.ok || !res.body) {
+      connection.abort();
+      throw unreadableMedia(opts.platform, url, res.status);
+    }
+    const reader = new MediaReader(res.body.getReader() as ReadableStreamDefaultReader<Uint8Array>, opts.platform, hostOf(url), connection, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     // A server that ignores Range answers the whole file: skip to the offset.
     if (offset > 0 && res.status === 200) await reader.skip(offset);
     return reader;
@@ -110,8 +121,24 @@ export class MediaReader {
       this.pending = null;
       return piece;
     }
-    const { value, done } = await this.reader.read();
-    return done ? null : value;
+    let stalled = false;
+    const timer = setTimeout(() => {
+      stalled = true;
+      this.connection.abort();
+    }, this.waitMs);
+    try {
+      const { value, done } = await this.reader.read();
+      return done ? null : value;
+    } catch (cause) {
+      throw new PlatformError(
+        stalled
+          ? `The media at ${this.host} stopped sending for ${Math.round(this.waitMs / 1000)} s while it was being read for upload; publishing will be tried again.`
+          : `The connection to the media at ${this.host} failed while it was being read for upload; publishing will be tried again.`,
+        { platform: this.platform, transient: true, code: stalled ? 'media_stalled' : 'media_unreachable', cause },
+      );
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private shortRead(): PlatformError {
@@ -173,9 +200,11 @@ export function hostOf(url: string): string {
   }
 }
 
-async function request(fetchImpl: typeof fetch, url: string, init: RequestInit, opts: MediaFetchOptions): Promise<Response> {
+/** A request whose answer is due within the deadline; its body then reads without one (`connection` can still abort it). */
+async function request(fetchImpl: typeof fetch, url: string, init: RequestInit, opts: MediaFetchOptions, connection = new AbortController()): Promise<Response> {
+  const timer = setTimeout(() => connection.abort(new DOMException('The media did not answer in time', 'TimeoutError')), opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
-    return await fetchImpl(url, { ...init, signal: AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS) });
+    return await fetchImpl(url, { ...init, signal: connection.signal });
   } catch (cause) {
     throw new PlatformError(`The media at ${hostOf(url)} could not be downloaded for upload (the connection failed); publishing will be tried again.`, {
       platform: opts.platform,
@@ -183,6 +212,8 @@ async function request(fetchImpl: typeof fetch, url: string, init: RequestInit, 
       code: 'media_unreachable',
       cause,
     });
+  } finally {
+    clearTimeout(timer);
   }
 }
 
