@@ -47,14 +47,26 @@ describe('the monthly count of created posts', () => {
 
   test('when posts are added in a transaction that rolls back, then the count is as before', async () => {
     const now = at('2031-06-15T12:00:00Z');
-    expect(await ds.transaction((m) => posts.addCreatedThisMonth(m, 'acc_c', now, 3))).toBe(3);
+    const within = { accountId: 'acc_c', now, perMonth: 100 };
+    const postsOf = (n: number) => Array.from({ length: n }, () => aPost().forAccount('acc_c').build());
+    expect(await ds.transaction((m) => posts.insertCounted(m, postsOf(3), within))).toBe(3);
     await expect(
       ds.transaction(async (m) => {
-        expect(await posts.addCreatedThisMonth(m, 'acc_c', now, 2)).toBe(5);
+        expect(await posts.insertCounted(m, postsOf(2), within)).toBe(5);
         throw new Error('refused');
       }),
     ).rejects.toThrow('refused');
     expect(await posts.countCreatedThisMonth(ds.manager, 'acc_c', now)).toBe(3);
     expect(await posts.countCreatedThisMonth(ds.manager, 'acc_c', at('2031-07-01T00:00:00Z'))).toBe(0);
+  });
+
+  test('when posts would go beyond the quota, then neither they nor the count are written', async () => {
+    const now = at('2031-08-15T12:00:00Z');
+    const rows = Array.from({ length: 3 }, () => aPost().forAccount('acc_d').build());
+    expect(await posts.insertCounted(ds, rows.slice(0, 2), { accountId: 'acc_d', now, perMonth: 4 })).toBe(2);
+    expect(await posts.insertCounted(ds, rows, { accountId: 'acc_d', now, perMonth: 4 })).toBeNull();
+    expect(await posts.countCreatedThisMonth(ds.manager, 'acc_d', now)).toBe(2);
+    const [{ n }] = await ds.query('SELECT count(*)::int AS n FROM posts WHERE account_id = $1', ['acc_d']);
+    expect(n).toBe(2);
   });
 });

@@ -102,9 +102,8 @@ export class PostRepository {
          RETURNING created
        ), inserted AS (
          INSERT INTO posts (${list}) SELECT ${list} FROM json_populate_recordset(NULL::posts, $5::json) WHERE EXISTS (SELECT 1 FROM counted)
-         RETURNING 1
        )
-       SELECT (SELECT created FROM counted) AS created, (SELECT count(*) FROM inserted)::int AS inserted`,
+       SELECT (SELECT created FROM counted) AS created`,
       [q.accountId, q.now, rows.length, q.perMonth, JSON.stringify(rows.map((r) => Object.fromEntries(COLUMNS.map((c) => [c, r[c]]))))],
     );
     return row.created ?? null;
@@ -142,17 +141,6 @@ export class PostRepository {
       [accountId, now],
     );
     return rows[0]?.created ?? 0;
-  }
-
-  /** Adds posts to the account's count for the month of `now` (in the caller's transaction) and answers the new count. */
-  async addCreatedThisMonth(m: EntityManager, accountId: string, now: Date, adding: number): Promise<number> {
-    const [{ created }] = await m.query(
-      `INSERT INTO monthly_post_counts AS c (account_id, month, created) VALUES ($1, date_trunc('month', $2::timestamptz AT TIME ZONE 'UTC')::date, $3)
-       ON CONFLICT (account_id, month) DO UPDATE SET created = c.created + EXCLUDED.created
-       RETURNING created`,
-      [accountId, now, adding],
-    );
-    return created;
   }
 
   /**
