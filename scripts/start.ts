@@ -1,17 +1,19 @@
 /**
  * `npm start`: checks PostgreSQL and RabbitMQ, starts the sandbox and every service as its own
  * process (each migrates its own schema), seeds a development account with sandbox profiles,
- * and prints the base URL, a development API key and a ready curl line. Ctrl-C stops all.
+ * and prints the base URL, a development API key and a ready curl line. Ctrl-C stops all; so
+ * does any failure (a service that exits, a system that never becomes healthy).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'amqplib';
 import { Client } from 'pg';
-import { openBus } from '@postbus/bus';
-import { createLogger } from '@postbus/kit';
+import { openBus, operatorToolKeys, provisionBrokerUsers } from '@postbus/bus';
+import { createLogger, DATABASE_SERVICES, databaseRoleOf, databaseUrlAs, provisionServiceRoles } from '@postbus/kit';
 import { seedAccount } from '@postbus/testing';
-import { SERVICE_LOADER, SERVICE_NODE_OPTIONS } from './service-node-options';
+import { ServiceGroup } from './launch/service-group';
+import { SERVICE_NODE_OPTIONS } from './service-node-options';
 
 const root = join(__dirname, '..');
 const env = {
@@ -24,8 +26,10 @@ const env = {
   ...process.env,
 } as Record<string, string>;
 env.PUBLIC_BASE_URL ??= `http://localhost:${env.PORT}`;
-env.THREADS_API_URL ??= `http://127.0.0.1:${env.SANDBOX_PORT}/threads/v1.0`;
+env.THREADS_API_URL ??= `http://127.0.0.1:${env.SANDBOX_PORT}/threads`;
 env.SANDBOX_URL ??= `http://127.0.0.1:${env.SANDBOX_PORT}`;
+// On a laptop, media links may point at a local server; deployments keep the publisher off loopback.
+env.PUBLISHER_ALLOW_LOOPBACK_MEDIA ??= 'true';
 env.NODE_OPTIONS ??= SERVICE_NODE_OPTIONS;
 const baseUrl = env.PUBLIC_BASE_URL || `http://localhost:${env.PORT}`;
 const SERVICES = ['sandbox', 'auth', 'connections', 'posts', 'media', 'publisher', 'mcp', 'webhooks', 'automation', 'gateway'];
@@ -54,6 +58,39 @@ async function checkPostgres(): Promise<void> {
   await admin.end();
 }
 
+/**
+ * Each service connects with a PostgreSQL role of its own (`postbus_<service>`, its schema only),
+ * under a password made for this run; DATABASE_URL's user must be allowed to create roles.
+ */
+async function serviceDatabaseUrls(): Promise<Record<string, string>> {
+  const passwords = Object.fromEntries(DATABASE_SERVICES.map((service) => [service, randomBytes(18).toString('hex')]));
+  try {
+    await provisionServiceRoles(env.DATABASE_URL, { passwords });
+  } catch (err) {
+    fail(`Could not give each service its own PostgreSQL role (${(err as Error).message}).
+  DATABASE_URL must name a user that may create roles (docker compose's postgres does).`);
+  }
+  return Object.fromEntries(DATABASE_SERVICES.map((service) => [service, databaseUrlAs(env.DATABASE_URL, databaseRoleOf(service), passwords[service])]));
+}
+
+/**
+ * And a RabbitMQ user of its own (`postbus_<service>`, its own queues only), made through
+ * rabbitmqctl on this machine or the broker's management API; AMQP_URL's user is the administrator.
+ */
+async function serviceBrokerUrls(): Promise<Record<string, string>> {
+  try {
+    return await provisionBrokerUsers(env.AMQP_URL);
+  } catch (err) {
+    return fail((err as Error).message);
+  }
+}
+
+/** What one service is started with: its own database role and broker user, and nothing for what it does not use. */
+function envOf(name: string, databaseUrls: Record<string, string>, brokerUrls: Record<string, string>): Record<string, string> {
+  const { DATABASE_URL: _admin, AMQP_URL: _broker, ...rest } = env;
+  return { ...rest, ...(databaseUrls[name] && { DATABASE_URL: databaseUrls[name] }), ...(brokerUrls[name] && { AMQP_URL: brokerUrls[name] }) };
+}
+
 async function checkRabbit(): Promise<void> {
   try {
     const c = await connect(env.AMQP_URL, { timeout: 3000 });
@@ -65,18 +102,10 @@ async function checkRabbit(): Promise<void> {
   }
 }
 
-function startService(name: string): ChildProcess {
-  const child = spawn(process.execPath, [...SERVICE_LOADER, join(root, 'services', name, 'src', 'main.ts')], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
-  child.on('exit', (code, signal) => {
-    if (!stopping) fail(`${name} exited (${signal ?? code}); see its log above.`);
-  });
-  return child;
-}
-
-async function waitHealthy(timeoutMs = 60_000): Promise<void> {
+async function waitHealthy(signal: AbortSignal, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !signal.aborted) {
     try {
       const res = await fetch(`http://127.0.0.1:${env.PORT}/api/health`);
       if (res.ok) return;
@@ -86,7 +115,7 @@ async function waitHealthy(timeoutMs = 60_000): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 300));
   }
-  fail(`the system did not become healthy in time: ${last}`);
+  throw new Error(`the system did not become healthy in time: ${last}`);
 }
 
 /**
@@ -96,7 +125,7 @@ async function waitHealthy(timeoutMs = 60_000): Promise<void> {
  */
 async function devAccount(): Promise<{ apiKey: string; profiles: { id: string; platform: string; handle: string }[] }> {
   const file = join(root, '.data', 'dev-account.json');
-  const bus = await openBus({ url: env.AMQP_URL, namespace: env.BUS_NAMESPACE, logger: createLogger('start', 'error'), rpcTimeoutMs: 10_000 });
+  const bus = await openBus({ url: env.AMQP_URL, namespace: env.BUS_NAMESPACE, logger: createLogger('start', 'error'), rpcTimeoutMs: 10_000, keys: operatorToolKeys(env) });
   try {
     const seeded = await seedAccount(bus.rpc, `http://127.0.0.1:${env.SANDBOX_PORT}`, { email: `dev-${Date.now()}@postbus.local`, platforms: DEV_PLATFORMS, tester: true });
     mkdirSync(join(root, '.data'), { recursive: true });
@@ -107,25 +136,31 @@ async function devAccount(): Promise<{ apiKey: string; profiles: { id: string; p
   }
 }
 
-let stopping = false;
-const children: ChildProcess[] = [];
+const services = new ServiceGroup({ root, echo: true });
+let stopped: Promise<void> | undefined;
+/** Stops every process of this run, once, however many paths ask. */
+const stopAll = () => (stopped ??= services.stop());
 
 async function main(): Promise<void> {
   await checkPostgres();
+  const databaseUrls = await serviceDatabaseUrls();
   await checkRabbit();
-  for (const name of SERVICES) children.push(startService(name));
+  const brokerUrls = await serviceBrokerUrls();
   const stop = () => {
-    if (stopping) return;
-    stopping = true;
+    if (stopped) return;
     console.log('\nstopping…');
-    for (const c of children) c.kill('SIGTERM');
-    let left = children.length;
-    for (const c of children) c.once('exit', () => --left === 0 && process.exit(0));
-    setTimeout(() => process.exit(0), 10_000).unref();
+    void stopAll().then(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  await waitHealthy();
+  await services
+    .start(
+      SERVICES.map((name) => ({ name, entry: join('services', name, 'src', 'main.ts'), env: envOf(name, databaseUrls, brokerUrls) })),
+      (signal) => waitHealthy(signal),
+    )
+    .catch((err: Error) => stopAllAndFail(err.message));
+  // From here on, a service that dies takes the others down with it and says why.
+  services.crashed.catch((err: Error) => stopAllAndFail(err.message));
   const dev = await devAccount();
   const threads = dev.profiles.find((p) => p.platform === 'threads');
   console.log(`
@@ -147,4 +182,10 @@ Ctrl-C stops everything.
 `);
 }
 
-main().catch((err) => fail((err as Error).stack ?? String(err)));
+/** Nothing started by this run outlives it. */
+async function stopAllAndFail(message: string): Promise<never> {
+  await stopAll();
+  return fail(message);
+}
+
+main().catch((err: Error) => stopAllAndFail(err.stack ?? String(err)));

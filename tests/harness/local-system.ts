@@ -3,15 +3,18 @@ import { existsSync, readdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openBus, type Bus } from '@postbus/bus';
-import { createLogger } from '@postbus/kit';
+import { openBus, provisionBrokerUsers, type Bus, type DefinitionsImporter } from '@postbus/bus';
+import { createLogger, DATABASE_SERVICES, databaseRoleOf, databaseUrlAs, provisionServiceRoles } from '@postbus/kit';
 import { freePort, seedAccount, type SeededAccount } from '@postbus/testing';
 import { SERVICE_NODE_OPTIONS } from '../../scripts/service-node-options';
 import { answers, ROOT, ServiceProcess } from './service-process';
 
 export interface LocalSystemOptions {
+  /** An administrator's URLs: each service gets a role and a broker user of its own made through them. */
   databaseUrl: string;
   amqpUrl: string;
+  /** How the broker users are made on a broker of the harness's own (its rabbitmqctl); default: the machine's broker. */
+  importBrokerDefinitions?: DefinitionsImporter;
   namespace: string;
   /** Variables every service gets on top of the system's own (e.g. BUS_EPHEMERAL, LOG_LEVEL). */
   env?: Record<string, string>;
@@ -58,16 +61,21 @@ export async function startLocalSystem(opts: LocalSystemOptions): Promise<LocalS
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
   const mediaDir = join(tmpdir(), `postbus-media-${randomBytes(4).toString('hex')}`);
+  // As deployed: each service logs in as its own PostgreSQL role and RabbitMQ user, which reach only its own tables and queues.
+  await provisionServiceRoles(opts.databaseUrl);
+  const brokerUrls = await provisionBrokerUsers(opts.amqpUrl, { importDefinitions: opts.importBrokerDefinitions });
+  const credentialsOf = (name: string): Record<string, string> => ({
+    ...((DATABASE_SERVICES as readonly string[]).includes(name) && { DATABASE_URL: databaseUrlAs(opts.databaseUrl, databaseRoleOf(name)) }),
+    ...(brokerUrls[name] && { AMQP_URL: brokerUrls[name] }),
+  });
   const common: Record<string, string> = {
-    DATABASE_URL: opts.databaseUrl,
-    AMQP_URL: opts.amqpUrl,
     BUS_NAMESPACE: opts.namespace,
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
     METRICS_HOST: '127.0.0.1',
     PUBLIC_BASE_URL: baseUrl,
     SANDBOX_URL: sandboxUrl,
-    THREADS_API_URL: `${sandboxUrl}/threads/v1.0`,
+    THREADS_API_URL: `${sandboxUrl}/threads`,
     MEDIA_LOCAL_DIR: mediaDir,
     MCP_HOST_PORT: String(await freePort()),
     // The heap sizing npm start gives every service.
@@ -95,7 +103,7 @@ export async function startLocalSystem(opts: LocalSystemOptions): Promise<LocalS
     const p = new ServiceProcess({
       name: label,
       entry: `services/${name}/src/main.ts`,
-      env: { ...common, [`${upper}_HTTP_PORT`]: String(httpPorts[name] ?? 0), METRICS_PORT: String(metricsPort), ...opts.serviceEnv?.[name], ...extra },
+      env: { ...common, ...credentialsOf(name), [`${upper}_HTTP_PORT`]: String(httpPorts[name] ?? 0), METRICS_PORT: String(metricsPort), ...opts.serviceEnv?.[name], ...extra },
       nodeArgs: opts.nodeArgs?.[name],
       ready: answers(`http://127.0.0.1:${metricsPort}/readyz`),
       metricsUrl: `http://127.0.0.1:${metricsPort}`,

@@ -63,6 +63,13 @@ export class PrivateRabbit {
     await this.run('rabbitmqctl', ['-n', this.node, '--timeout', '120', 'wait', join(this.dir, 'rabbit.pid')], 150_000);
   }
 
+  /** Imports users and permissions (the services' own broker users) into this node. */
+  async importDefinitions(definitions: unknown): Promise<void> {
+    const file = join(this.dir, 'definitions.json');
+    writeFileSync(file, JSON.stringify(definitions), { mode: 0o600 });
+    await this.run('rabbitmqctl', ['-n', this.node, 'import_definitions', file]);
+  }
+
   /** Stops the whole node (the Erlang VM too), as a crash or a host restart would. */
   stop(): Promise<void> {
     return this.run('rabbitmqctl', ['-n', this.node, 'stop', join(this.dir, 'rabbit.pid')], 120_000);

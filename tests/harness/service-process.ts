@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { describePortHolder } from '../../scripts/launch/port-holder';
+import { portsInUse } from '../../scripts/launch/start-failure';
 import { SERVICE_LOADER } from '../../scripts/service-node-options';
 
 export const ROOT = join(__dirname, '..', '..');
@@ -33,6 +35,8 @@ export class ServiceProcess {
   }
 
   private proc?: ChildProcess;
+  /** Settles once the process has exited and its output has been read to the end. */
+  private closed: Promise<void> = Promise.resolve();
   private output = '';
   private exits = 0;
   /** Called when the process ends without having been told to (a crash). */
@@ -77,6 +81,7 @@ export class ServiceProcess {
       this.exits++;
       if (!this.expectingExit) this.onCrash?.(this.name, code, signal, this.tail());
     });
+    this.closed = new Promise((resolve) => proc.once('close', () => resolve()));
     this.proc = proc;
     ServiceProcess.started.add(this);
   }
@@ -85,7 +90,12 @@ export class ServiceProcess {
   async waitReady(timeoutMs = 90_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (!this.running) throw new Error(`${this.name} exited before it was ready:\n${this.tail()}`);
+      if (!this.running) {
+        await Promise.race([this.closed, sleep(2000)]);
+        // A taken port is named with the process holding it, while it still does.
+        const taken = portsInUse(this.tail()).map(describePortHolder);
+        throw new Error(`${this.name} exited before it was ready${taken.length ? ` (${taken.join('; ')})` : ''}:\n${this.tail()}`);
+      }
       if (await this.spec.ready().catch(() => false)) return;
       await sleep(150);
     }

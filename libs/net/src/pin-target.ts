@@ -6,6 +6,12 @@ import { systemResolver, type ResolvedAddress, type Resolver } from './resolver'
 export interface TargetPolicy extends AddressPolicy {
   /** Defaults to the operating system's resolver. */
   resolve?: Resolver;
+  /**
+   * URLs of the caller's own services (signed file links of its own public base URL), which may
+   * live on a private network: connected to wherever they resolve. Only the URL it vouches for
+   * passes unjudged; every other one, a redirect from it included, is judged as usual.
+   */
+  trustedUrl?(url: URL): boolean;
 }
 
 /** Parses and checks the shape of an outbound URL: http or https, no credentials in it. */
@@ -36,6 +42,7 @@ export async function pinTarget(raw: string | URL, policy: TargetPolicy): Promis
         throw new NetError('unresolvable', `the host name ${host} does not resolve`);
       });
   if (!candidates.length) throw new NetError('unresolvable', `the host name ${host} does not resolve`);
+  if (policy.trustedUrl?.(url)) return { ...candidates[0], url };
   const reasons: string[] = [];
   for (const c of candidates) {
     const refused = refusedAddress(c.address, policy);

@@ -11,11 +11,16 @@ export interface SafeRequestOptions extends TargetPolicy {
   body?: string | Buffer;
   /** Redirects followed, each one judged again like the first URL. 0 (the default) answers a 3xx as it is. */
   maxRedirects?: number;
-  /** The whole exchange: resolving, connecting, redirects and the response body. */
+  /** The whole exchange: resolving, connecting, redirects and the response body (see timeoutCoversBody). */
   timeoutMs: number;
+  /**
+   * False: timeoutMs ends once the answer's headers are in, and the caller bounds the body itself
+   * (a stream read at the pace of whoever consumes it). Default true.
+   */
+  timeoutCoversBody?: boolean;
   /** Longest wait for a connection (default: timeoutMs). */
   connectTimeoutMs?: number;
-  /** Longest silence of the remote server (default: timeoutMs). */
+  /** Longest silence of the remote server (default: timeoutMs; 0: none, the caller watches the body itself). */
   idleTimeoutMs?: number;
   /** The caller's own check of every URL before it is requested (the first and each redirect); throw to refuse. */
   checkUrl?(url: URL): void;
@@ -159,6 +164,7 @@ function send(
     req.on('response', (res) => {
       response = res;
       clearTimeout(connectTimer);
+      if (opts.timeoutCoversBody === false) clearTimeout(totalTimer);
       res.once('close', () => clearTimeout(totalTimer));
       resolve(res);
     });

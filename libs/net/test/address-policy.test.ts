@@ -22,6 +22,11 @@ const refused = [
   ['::ffff:127.0.0.1', 'loopback'],
   ['::ffff:10.1.2.3', 'private'],
   ['::ffff:169.254.169.254', 'cloud metadata'],
+  ['::8.8.8.8', 'deprecated IPv4-compatible IPv6'],
+  ['::808:808', 'deprecated IPv4-compatible IPv6'],
+  ['::10.0.0.1', 'deprecated IPv4-compatible IPv6'],
+  ['::127.0.0.1', 'deprecated IPv4-compatible IPv6'],
+  ['0:0:0:0:0:0:5db8:d822', 'deprecated IPv4-compatible IPv6'],
 ] as const;
 
 describe('address policy', () => {

@@ -37,6 +37,14 @@ beforeAll(async () => {
       case '/big':
         res.end(Buffer.alloc(100_000, 'x'));
         return;
+      case '/trickle': {
+        // the headers at once, then a piece every 150 ms, 8 pieces in all
+        res.writeHead(200);
+        let sent = 0;
+        const timer = setInterval(() => (++sent === 8 ? (clearInterval(timer), res.end('x')) : res.write('x')), 150);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
       default:
         res.writeHead(404).end();
     }
@@ -127,6 +135,25 @@ describe('connecting to the judged address', () => {
   });
 });
 
+describe('URLs the caller vouches for', () => {
+  const ownFiles = (u: URL) => u.pathname.startsWith('/files/');
+
+  test('when a trusted URL resolves inside the network, then it is connected to; any other URL there is still refused', async () => {
+    const res = await safeRequest(`${base()}/files/x`, { ...strict, trustedUrl: ownFiles, maxResponseBytes: 100 });
+    expect(res.status).toBe(404);
+    expect(res.address).toBe('127.0.0.1');
+    expect((await failure(safeRequest(`${base()}/ok`, { ...strict, trustedUrl: ownFiles, maxResponseBytes: 100 }))).kind).toBe('refused_address');
+  });
+
+  test('when a trusted URL redirects, then the next hop is judged like any other', async () => {
+    const trustedUrl = (u: URL) => u.pathname === '/to-ok';
+    const before = seen.length;
+    const err = await failure(safeRequest(`${base()}/to-ok`, { ...strict, trustedUrl, maxRedirects: 1, maxResponseBytes: 100 }));
+    expect(err.kind).toBe('refused_address');
+    expect(seen.slice(before).map((r) => r.path)).toEqual(['/to-ok']);
+  });
+});
+
 describe('redirects', () => {
   test('when redirects are not allowed, then a 3xx is answered as it is and not followed', async () => {
     const before = seen.length;
@@ -172,6 +199,21 @@ describe('time and size caps', () => {
     expect(cut.status).toBe(200);
     expect(cut.body.length).toBe(1000);
     expect(cut.truncated).toBe(true);
+  });
+
+  test('when the deadline is for the answer only, then a body read longer than it still arrives whole', async () => {
+    const res = await openSafeRequest(`${base()}/trickle`, { allowLoopback: true, timeoutMs: 500, idleTimeoutMs: 0, timeoutCoversBody: false });
+    let text = '';
+    for await (const c of res.body) text += c.toString();
+    expect(text).toBe('x'.repeat(8));
+  });
+
+  test('when the deadline covers the body (the default), then a body read longer than it fails with timeout', async () => {
+    const res = await openSafeRequest(`${base()}/trickle`, { allowLoopback: true, timeoutMs: 500, idleTimeoutMs: 0 });
+    const read = async () => {
+      for await (const _ of res.body) void _;
+    };
+    expect((await failure(read())).kind).toBe('timeout');
   });
 
   test('when the body is streamed, then it can be read as it comes', async () => {

@@ -2,6 +2,7 @@ import { Rpc } from '@postbus/contracts';
 import { createTestEnv, startSystem, waitFor, type RunningSystem, type TestEnv } from '@postbus/testing';
 import { start as startGateway } from '../src/main';
 import { PgRateLimitStore } from '../src/http/rate-limit';
+import { BucketLimiter } from '../src/http/rate-limit-buckets';
 
 const LIMIT = 3;
 
@@ -87,4 +88,52 @@ test('when the window has passed, then the count starts again', async () => {
     return h.count === 1 ? h : undefined;
   }, { timeoutMs: 3000, intervalMs: 100, what: 'a new window' });
   expect(fresh.resetMs).toBeGreaterThan(0);
+});
+
+test('when two buckets share the store with windows of their own, then a key of the short one starts again while a key of the long one keeps counting', async () => {
+  const store = new PgRateLimitStore(replica.ds!);
+  const id = Math.random();
+  const short = `short:${id}`;
+  const long = `long:${id}`;
+  expect((await store.hit(short, 1, 300)).count).toBe(1);
+  const longFirst = await store.hit(long, 1, 3_600_000);
+  expect(longFirst.count).toBe(1);
+  expect(longFirst.resetMs).toBeGreaterThan(60_000);
+  await waitFor(async () => ((await store.hit(short, 1, 300)).count === 1 ? true : undefined), { timeoutMs: 3000, intervalMs: 100, what: 'a new short window' });
+  const longLater = await store.hit(long, 2, 3_600_000);
+  expect(longLater.count).toBe(3);
+  expect(longLater.resetMs).toBeGreaterThan(60_000);
+  expect(longLater.resetMs).toBeLessThanOrEqual(3_600_000);
+});
+
+test('when a bucket refuses a key, then the replica refuses it again without counting until its window ends, and other keys are not held back', async () => {
+  let now = 1_000_000;
+  const counts = new Map<string, number>();
+  const store = { hit: async (key: string) => {
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    return { count: counts.get(key)!, resetMs: 30_000 };
+  } };
+  const limiter = new BucketLimiter({ name: 'attempts', limit: 2, windowMs: 30_000 }, store, () => now);
+  expect((await limiter.hit('a')).over).toBe(false);
+  expect(limiter.refusal('a')).toBeUndefined();
+  expect(await limiter.hit('a')).toEqual({ limit: 2, remaining: 0, resetSeconds: 30, over: false });
+  expect(await limiter.hit('a')).toEqual({ limit: 2, remaining: 0, resetSeconds: 30, over: true });
+  now += 10_500;
+  expect(limiter.refusal('a')).toEqual({ limit: 2, remaining: 0, resetSeconds: 20, over: true });
+  expect(limiter.refusal('b')).toBeUndefined();
+  expect(counts.get('attempts:a')).toBe(3);
+  now += 20_000;
+  expect(limiter.refusal('a')).toBeUndefined();
+});
+
+test('when ended windows are swept, then their rows go and a key whose window is still open keeps its count', async () => {
+  const store = new PgRateLimitStore(replica.ds!);
+  const ended = `ended:${Math.random()}`;
+  const open = `open:${Math.random()}`;
+  await store.hit(ended, 1, 60_000);
+  await store.hit(open, 2, 3_600_000);
+  await replica.ds!.query(`UPDATE rate_limits SET window_start = now() - interval '2 minutes' WHERE key = $1`, [ended]);
+  expect(await store.forgetEnded(60_000)).toBeGreaterThanOrEqual(1);
+  const rows = await replica.ds!.query('SELECT key, count FROM rate_limits WHERE key = ANY($1) ORDER BY key', [[ended, open]]);
+  expect(rows).toEqual([{ key: open, count: 2 }]);
 });

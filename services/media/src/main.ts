@@ -34,6 +34,7 @@ export async function start(env?: Record<string, string | undefined>, deps: { re
     accountOf: (principal) => svc.bus.rpc.call(Rpc.authGetAccount, {}, principal),
     announce: () => relay.kick(),
     logger: svc.logger,
+    countMissingObject: (operation) => svc.metrics.mediaObjectMissing(operation),
     download: (url, checkUrl) =>
       downloadLink(
         url,

@@ -1,6 +1,7 @@
 import { Rpc } from '@postbus/contracts';
 import { aJpeg, anMp4, TINY_PNG } from './support/media-files';
 import { pathOf, signedPath, startMediaHarness, uploadTo, type MediaHarness } from './support/media-harness';
+import { servedFileHeaders } from '../src/serving/file-headers';
 
 let h: MediaHarness;
 let bytes: Buffer;
@@ -117,5 +118,38 @@ describe('URL lifetime', () => {
     const ttl = expires - Math.floor(Date.now() / 1000);
     expect(ttl).toBeGreaterThan(7 * 24 * 3600 - 600);
     expect(ttl).toBeLessThanOrEqual(7 * 24 * 3600);
+  });
+});
+
+describe('a served file is a file, never a page', () => {
+  const SANDBOX = "sandbox; default-src 'none'";
+
+  test('when a video is fetched, then it is inline as <mediaId>.mp4, nosniff, under a sandboxing CSP; HEAD and 304 say the same', async () => {
+    const res = await get(pathOf(url));
+    await res.arrayBuffer();
+    expect(res.headers.get('content-disposition')).toBe(`inline; filename="${mediaId}.mp4"`);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toBe(SANDBOX);
+
+    const head = await get(pathOf(url), {}, 'HEAD');
+    const again = await get(pathOf(url), { 'if-none-match': res.headers.get('etag')! });
+    for (const r of [head, again]) {
+      expect(r.headers.get('content-disposition')).toBe(`inline; filename="${mediaId}.mp4"`);
+      expect(r.headers.get('content-security-policy')).toBe(SANDBOX);
+    }
+  });
+
+  test('when an image is fetched, then it is named by its own type', async () => {
+    const png = await uploadTo(h.mediaUrl, (await h.account()).apiKey, { bytes: TINY_PNG, name: 'page.html' });
+    const res = await get(pathOf(png.body.url));
+    await res.arrayBuffer();
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('content-disposition')).toBe(`inline; filename="${png.body.mediaId}.png"`);
+    expect(res.headers.get('content-security-policy')).toBe(SANDBOX);
+  });
+
+  test('when a type is neither image nor video, then it would be served as a download', () => {
+    expect(servedFileHeaders('med_1', 'application/pdf')).toEqual({ 'Content-Disposition': 'attachment; filename="med_1"', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': SANDBOX });
+    expect(servedFileHeaders('med_"x', 'image/gif')['Content-Disposition']).toBe('inline; filename="med__x.gif"');
   });
 });

@@ -1,10 +1,14 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Platform } from '@postbus/contracts';
 import { PlatformError } from '../errors';
+import { openMediaLink, type MediaAccess } from './media-access';
+import { hostOf, unreadableMedia } from './media-errors';
 
 /**
  * Reading a post's media from where it is stored, for the platforms that take bytes rather
- * than a link (TikTok FILE_UPLOAD, YouTube, Facebook Reels). Bytes are streamed: a chunk is
- * never held whole in memory, and a resumed upload re-reads from its offset with a Range request.
+ * than a link (TikTok FILE_UPLOAD, YouTube, Facebook Reels). Every read goes through
+ * @postbus/net (see MediaAccess). Bytes are streamed: a chunk is never held whole in memory,
+ * and a resumed upload re-reads from its offset with a Range request.
  */
 
 export interface MediaInfo {
@@ -14,7 +18,8 @@ export interface MediaInfo {
 
 export interface MediaFetchOptions {
   platform: Platform;
-  fetchImpl?: typeof fetch;
+  /** Which links may be read: loopback or not, our own file links. */
+  access: MediaAccess;
   /**
    * Deadline of each wait on the media's host, default 30 s: for the answer, then for each piece
    * of the body while one is wanted. A large file read slowly (as fast as the platform takes
@@ -27,15 +32,16 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** Size and type of the media: HEAD, or a one-byte Range GET when HEAD tells nothing. */
 export async function probeMedia(url: string, opts: MediaFetchOptions): Promise<MediaInfo> {
-  const fetchImpl = opts.fetchImpl ?? fetch;
-  const head = await request(fetchImpl, url, { method: 'HEAD' }, opts);
-  const length = Number(head.headers.get('content-length'));
-  if (head.ok && Number.isInteger(length) && length > 0) return { size: length, contentType: contentTypeOf(head.headers) };
+  const link = { ...opts, timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+  const head = await openMediaLink(url, { method: 'HEAD' }, link);
+  head.body.destroy();
+  const length = Number(head.headers['content-length']);
+  if (isSuccess(head.status) && Number.isInteger(length) && length > 0) return { size: length, contentType: contentTypeOf(head.headers) };
 
-  const ranged = await request(fetchImpl, url, { method: 'GET', headers: { range: 'bytes=0-0' } }, opts);
-  await ranged.body?.cancel().catch(() => undefined);
-  if (!ranged.ok) throw unreadableMedia(opts.platform, url, ranged.status);
-  const total = Number(/\/(\d+)$/.exec(ranged.headers.get('content-range') ?? '')?.[1] ?? ranged.headers.get('content-length'));
+  const ranged = await openMediaLink(url, { method: 'GET', headers: { range: 'bytes=0-0' } }, link);
+  ranged.body.destroy();
+  if (!isSuccess(ranged.status)) throw unreadableMedia(opts.platform, url, ranged.status);
+  const total = Number(/\/(\d+)$/.exec(String(ranged.headers['content-range'] ?? ''))?.[1] ?? ranged.headers['content-length']);
   if (!Number.isInteger(total) || total <= 0) {
     throw new PlatformError(`The media at ${hostOf(url)} does not say how large it is; store it with the media endpoints and publish again.`, {
       platform: opts.platform,
@@ -52,26 +58,32 @@ export async function probeMedia(url: string, opts: MediaFetchOptions): Promise<
  */
 export class MediaReader {
   private pending: Uint8Array | null = null;
+  private readonly pieces: AsyncIterator<Buffer>;
 
   private constructor(
-    private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
+    private readonly body: IncomingMessage,
     private readonly platform: Platform,
     private readonly host: string,
-    private readonly connection: AbortController,
     private readonly waitMs: number,
-  ) {}
+  ) {
+    this.pieces = body[Symbol.asyncIterator]();
+  }
 
   static async open(url: string, offset: number, opts: MediaFetchOptions): Promise<MediaReader> {
-    const fetchImpl = opts.fetchImpl ?? fetch;
-    const connection = new AbortController();
-    const res = await request(fetchImpl, url, { method: 'GET', headers: offset > 0 ? { range: `bytes=${offset}-` } : {} }, opts, connection);
-    if (!res.ok || !res.body) {
-      connection.abort();
+    const waitMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const res = await openMediaLink(url, { method: 'GET', headers: offset > 0 ? { range: `bytes=${offset}-` } : {} }, { ...opts, timeoutMs: waitMs });
+    if (!isSuccess(res.status)) {
+      res.body.destroy();
       throw unreadableMedia(opts.platform, url, res.status);
     }
-    const reader = new MediaReader(res.body.getReader() as ReadableStreamDefaultReader<Uint8Array>, opts.platform, hostOf(url), connection, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const reader = new MediaReader(res.body, opts.platform, hostOf(url), waitMs);
     // A server that ignores Range answers the whole file: skip to the offset.
-    if (offset > 0 && res.status === 200) await reader.skip(offset);
+    if (offset > 0 && res.status === 200) {
+      await reader.skip(offset).catch(async (err) => {
+        await reader.close();
+        throw err;
+      });
+    }
     return reader;
   }
 
@@ -102,7 +114,7 @@ export class MediaReader {
   }
 
   async close(): Promise<void> {
-    await this.reader.cancel().catch(() => undefined);
+    this.body.destroy();
   }
 
   private async skip(bytes: number): Promise<void> {
@@ -124,16 +136,16 @@ export class MediaReader {
     let stalled = false;
     const timer = setTimeout(() => {
       stalled = true;
-      this.connection.abort();
+      this.body.destroy(new Error('the media stopped sending'));
     }, this.waitMs);
     try {
-      const { value, done } = await this.reader.read();
+      const { value, done } = await this.pieces.next();
       return done ? null : value;
     } catch (cause) {
       throw new PlatformError(
         stalled
-          ? `The media at ${this.host} stopped sending for ${Math.round(this.waitMs / 1000)} s while it was being read for upload; publishing will be tried again.`
-          : `The connection to the media at ${this.host} failed while it was being read for upload; publishing will be tried again.`,
+          ? `The media could not be read: ${this.host} stopped sending for ${Math.round(this.waitMs / 1000)} s while it was being read for upload; publishing will be tried again.`
+          : `The media could not be read: the connection to ${this.host} failed while it was being read for upload; publishing will be tried again.`,
         { platform: this.platform, transient: true, code: stalled ? 'media_stalled' : 'media_unreachable', cause },
       );
     } finally {
@@ -142,7 +154,7 @@ export class MediaReader {
   }
 
   private shortRead(): PlatformError {
-    return new PlatformError('The media ended before its announced size while it was being sent; publishing will be tried again.', {
+    return new PlatformError('The media could not be read: it ended before its announced size while it was being sent; publishing will be tried again.', {
       platform: this.platform,
       transient: true,
       code: 'media_short_read',
@@ -163,7 +175,8 @@ export interface UploadDeadlines {
 
 /**
  * `fetch` with a streamed body (undici needs `duplex: 'half'`) under two deadlines: the whole
- * request, and the answer once the body is sent. Either rejects with a `TimeoutError`.
+ * request, and the answer once the body is sent. Either rejects with a `TimeoutError`; a body
+ * that fails (the media could not be read) rejects with that failure.
  */
 export async function fetchStreamed(
   fetchImpl: typeof fetch,
@@ -175,9 +188,13 @@ export async function fetchStreamed(
   const timeUp = (what: string) => () => controller.abort(new DOMException(`${what} took too long`, 'TimeoutError'));
   const timers = [setTimeout(timeUp('The upload'), deadlines.timeoutMs ?? 600_000)];
   const source = init.body.getReader();
+  let sourceFailure: { error: unknown } | undefined;
   const body = new ReadableStream<Uint8Array>({
     async pull(out) {
-      const { value, done } = await source.read();
+      const { value, done } = await source.read().catch((error: unknown) => {
+        sourceFailure = { error };
+        throw error;
+      });
       if (!done) return out.enqueue(value);
       out.close();
       timers.push(setTimeout(timeUp("The platform's answer to the upload"), deadlines.answerTimeoutMs ?? 30_000));
@@ -186,47 +203,18 @@ export async function fetchStreamed(
   });
   try {
     return await fetchImpl(url, { ...init, body, duplex: 'half', signal: controller.signal } as RequestInit);
+  } catch (err) {
+    // fetch wraps a failing body in its own "fetch failed": the bytes never came, which is not the platform's doing
+    throw sourceFailure ? sourceFailure.error : err;
   } finally {
     timers.forEach(clearTimeout);
   }
 }
 
-/** Host only: media URLs may be signed, and their query strings must not reach logs or reasons. */
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'the media link';
-  }
+function isSuccess(status: number): boolean {
+  return status >= 200 && status < 300;
 }
 
-/** A request whose answer is due within the deadline; its body then reads without one (`connection` can still abort it). */
-async function request(fetchImpl: typeof fetch, url: string, init: RequestInit, opts: MediaFetchOptions, connection = new AbortController()): Promise<Response> {
-  const timer = setTimeout(() => connection.abort(new DOMException('The media did not answer in time', 'TimeoutError')), opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  try {
-    return await fetchImpl(url, { ...init, signal: connection.signal });
-  } catch (cause) {
-    throw new PlatformError(`The media at ${hostOf(url)} could not be downloaded for upload (the connection failed); publishing will be tried again.`, {
-      platform: opts.platform,
-      transient: true,
-      code: 'media_unreachable',
-      cause,
-    });
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-function unreadableMedia(platform: Platform, url: string, status: number): PlatformError {
-  const transient = status === 429 || status >= 500;
-  return new PlatformError(
-    transient
-      ? `The media at ${hostOf(url)} answered HTTP ${status} while it was being read for upload; publishing will be tried again.`
-      : `The media at ${hostOf(url)} could not be read for upload (HTTP ${status}); make sure the link is public and points at the file itself, or upload the file with the media endpoints.`,
-    { platform, transient, code: 'media_unreadable', status },
-  );
-}
-
-function contentTypeOf(headers: Headers): string {
-  return (headers.get('content-type') ?? 'application/octet-stream').split(';')[0].trim() || 'application/octet-stream';
+function contentTypeOf(headers: IncomingHttpHeaders): string {
+  return (headers['content-type'] ?? 'application/octet-stream').split(';')[0].trim() || 'application/octet-stream';
 }

@@ -1,14 +1,17 @@
-import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { Principal } from '@postbus/contracts';
 import type { Bus, RpcClient } from '@postbus/bus';
 import type { Logger } from '@postbus/kit';
 import { apiKeyAuth, type PrincipalCache } from '@postbus/service';
 import { bindings, expressPath } from '../routes/route-table';
+import { deprecationNotice } from './deprecation';
 import { discoveryRouter } from './discovery';
 import { errorHandler, notFound } from './errors';
+import { countRefusedKey, credentialLimit, proxyGuard, refusedAddressFirst, type FloodGuards } from './flood-guards';
 import { healthHandler } from './health';
 import { proxyTo, type ProxyRoute } from './proxy';
 import { requestId } from './request-id';
+import { strictTransportSecurity } from './strict-transport';
 
 export interface GatewayDeps {
   bus: Bus;
@@ -19,25 +22,32 @@ export interface GatewayDeps {
   publicBaseUrl: () => string;
   /** Paths streamed to the service that owns them, matched before any JSON route. */
   proxies: ProxyRoute[];
-  /** Per-key rate limit, run once the key is known (none when absent). */
-  rateLimit?: RequestHandler;
+  /** Per-credential, per-address and per-attempt limits (none when absent). */
+  guards?: FloodGuards;
+  /** Proxies in front of the gateway whose X-Forwarded-For is believed (0: the client is the peer). */
+  trustProxyHops?: number;
   /** Times every request (HTTP latency histogram); runs first. */
   observeHttp?: RequestHandler;
+  /** Longest silence of a service behind a proxied path (GATEWAY_UPSTREAM_TIMEOUT_MS). */
+  upstreamTimeoutMs?: number;
 }
 
 export function createApp(deps: GatewayDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', true);
+  // Only the hops we know of are believed: a client cannot name its own address in X-Forwarded-For.
+  app.set('trust proxy', deps.trustProxyHops ?? 0);
 
   if (deps.observeHttp) app.use(deps.observeHttp);
+  app.use(strictTransportSecurity(deps.publicBaseUrl));
   app.use(requestId);
   for (const p of deps.proxies) {
-    const forward = proxyTo(p.target, deps.publicBaseUrl);
+    const forward = proxyTo(p.target, deps.publicBaseUrl, deps.upstreamTimeoutMs);
+    const guard: RequestHandler = deps.guards ? proxyGuard(p, deps.guards) : (_req, _res, next) => next();
     app.use(p.prefix, (req, res, next) => {
       if (p.methods && !p.methods.includes(req.method)) return next();
       if (p.match && !p.match.test(req.path)) return next();
-      forward(req, res, next);
+      guard(req, res, (err?: unknown) => (err ? next(err) : forward(req, res, next)));
     });
   }
   app.use(express.json({ limit: deps.bodyLimit, type: ['application/json', 'application/*+json'] }));
@@ -47,9 +57,12 @@ export function createApp(deps: GatewayDeps): Express {
   app.get('/api/health', healthHandler(deps.bus));
 
   const auth = apiKeyAuth(deps.rpc, deps.cache);
-  const limit: RequestHandler = deps.rateLimit ?? ((_req, _res, next) => next());
+  const pass: RequestHandler = (_req, _res, next) => next();
+  const before = deps.guards ? refusedAddressFirst(deps.guards) : pass;
+  const refused: ErrorRequestHandler = deps.guards ? countRefusedKey(deps.guards) : (err, _req, _res, next) => next(err);
+  const limit = deps.guards ? credentialLimit(deps.guards) : pass;
   for (const b of bindings) {
-    app[b.route.method](expressPath(b.route.path), auth(b.route.scope), limit, async (req: Request, res: Response) => {
+    app[b.route.method](expressPath(b.route.path), before, auth(b.route.scope), refused, deprecationNotice(b.route.scope, deps.publicBaseUrl), limit, async (req: Request, res: Response) => {
       const principal = req.user as Principal;
       const data = await deps.rpc.call(b.route.rpc, b.input(req) as never, principal, { timeoutMs: b.timeoutMs });
       const { status, body } = b.reply ? b.reply(data) : { status: b.route.status, body: data };

@@ -11,11 +11,17 @@ function forwardHeaders(headers: IncomingHttpHeaders): Record<string, string | s
   return out;
 }
 
+/** How long an upstream may stay silent when nothing else says (GATEWAY_UPSTREAM_TIMEOUT_MS). */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 60_000;
+
 /**
  * Streams a request to the service that owns it (uploads, media bytes, pages, OAuth, MCP) and
  * streams the answer back; nothing is buffered whole. The original path and query are kept.
+ * An upstream silent for `timeoutMs` (no byte either way: no answer yet, or a stalled body) is
+ * given up: 504 upstream_timeout before its headers, a cut connection after. A long upload or
+ * download that keeps moving is never cut.
  */
-export function proxyTo(target: string, publicBaseUrl: () => string): RequestHandler {
+export function proxyTo(target: string, publicBaseUrl: () => string, timeoutMs = DEFAULT_UPSTREAM_TIMEOUT_MS): RequestHandler {
   const base = new URL(target);
   return (req: Request, res: Response, next) => {
     const headers = forwardHeaders(req.headers);
@@ -31,7 +37,15 @@ export function proxyTo(target: string, publicBaseUrl: () => string): RequestHan
         answer.pipe(res);
       },
     );
+    let timedOut = false;
+    upstream.setTimeout(timeoutMs, () => {
+      timedOut = true;
+      upstream.destroy();
+      if (!res.headersSent) next(new AppError('upstream_timeout', `The service behind this path did not answer within ${timeoutMs} ms.`));
+      else res.destroy();
+    });
     upstream.on('error', () => {
+      if (timedOut) return; // answered already, by the timeout
       if (!res.headersSent) next(new AppError('service_unavailable', 'The service behind this path is unavailable.'));
       else res.destroy();
     });
@@ -48,4 +62,10 @@ export interface ProxyRoute {
   /** Only paths matching this pattern under the prefix (all when absent). */
   match?: RegExp;
   target: string;
+  /** Methods that are credential attempts (a sign-in, a registration, a token request), counted per address in a tight bucket. */
+  attempts?: string[];
+  /** Takes a bearer credential: counted per credential, and a refused one counts as an attempt of its address. */
+  perCredential?: boolean;
+  /** Not counted per address: callers we do not choose (platforms fetching signed files, Meta's webhooks) and whose requests prove themselves by signature. */
+  unlimited?: boolean;
 }

@@ -13,13 +13,22 @@ export interface LinkOrigin {
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), Buffer.alloc(2048, 1), Buffer.from([0xff, 0xd9])]);
 
-export async function startLinkOrigin(): Promise<LinkOrigin> {
+/** A file the origin serves at its path, with the Content-Type it claims. */
+export interface ServedFile {
+  type: string;
+  body: Buffer;
+}
+
+/** Serves `files` by path, and a small JPEG at any other path. */
+export async function startLinkOrigin(files: Record<string, ServedFile> = {}): Promise<LinkOrigin> {
   let hits = 0;
   const server: Server = createServer((req, res) => {
     hits++;
     const url = new URL(req.url ?? '/', 'http://origin');
     const target = url.searchParams.get('target');
     if (url.pathname === '/to' && target) return void res.writeHead(302, { location: target }).end();
+    const file = Object.hasOwn(files, url.pathname) ? files[url.pathname] : undefined;
+    if (file) return void res.writeHead(200, { 'content-type': file.type, 'content-length': file.body.length }).end(file.body);
     res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': JPEG.length }).end(JPEG);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -7,8 +7,10 @@ import { methodNotAllowed } from './mcp-endpoint';
 
 export interface LegacyHostDeps {
   rpc: RpcClient;
-  /** The agent endpoint itself (the handler behind {base_url}/api/mcp). */
-  endpoint: RequestHandler;
+  /** The agent endpoint itself (the handlers behind {base_url}/api/mcp). */
+  endpoint: RequestHandler[];
+  /** DNS-rebinding protection, as on {base_url}/api/mcp. */
+  foreignCallers: RequestHandler;
   baseUrl: string;
   logger: Logger;
 }
@@ -34,9 +36,7 @@ export function legacyHostApp(deps: LegacyHostDeps): Express {
     res.set(deprecationHeaders(`${deps.baseUrl}/api/mcp`));
     next();
   };
-  app.post('/mcp', deprecated, express.json({ limit: '70mb' }), deps.endpoint);
-  app.get('/mcp', deprecated, methodNotAllowed);
-  app.delete('/mcp', deprecated, methodNotAllowed);
+  app.route('/mcp').all(deprecated, deps.foreignCallers).post(deps.endpoint).get(methodNotAllowed).delete(methodNotAllowed);
 
   app.use((_req, res) => {
     res.status(404).json({ error: 'Not found; this host serves only POST /auth and /mcp.', code: 'not_found' });
@@ -44,7 +44,6 @@ export function legacyHostApp(deps: LegacyHostDeps): Express {
   app.use(((err, _req, res, _next) => {
     if (res.headersSent) return;
     if (isAppError(err)) return res.status(err.status).json(err.toBody());
-    if (err?.type === 'entity.parse.failed') return res.status(400).json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null });
     deps.logger.error('mcp host request failed', { err: err?.stack ?? String(err) });
     res.status(500).json({ error: 'Internal error.', code: 'internal_error' });
   }) as ErrorRequestHandler);

@@ -8,7 +8,10 @@ import type { Logger } from '@postbus/kit';
 import type { PrincipalCache } from '@postbus/service';
 import { callTool } from '../tools/call-tool';
 import { listEntry, type RegisteredTool } from '../tools/tool-registry';
+import { bodyLimitFor } from './body-limits';
+import { readJsonBody } from './bounded-json-body';
 import { resolvePrincipal } from './credentials';
+import { sendJsonRpcError } from './json-rpc-refusal';
 
 export const SERVER_INFO = { name: 'postbus', version: '1.0.0' };
 
@@ -61,14 +64,19 @@ function buildServer(deps: McpEndpointDeps, principal: Principal | undefined): S
 
 /**
  * Stateless streamable HTTP: a fresh server and transport per request, JSON responses.
+ * The caller is identified first, so the body limit fits it (bodyLimitFor); then the body is read.
  * initialize and tools/list answer anonymously (unless MCP_REQUIRE_AUTH_FOR_ALL); a tools/call
  * without valid credentials is refused with 401 and the resource-metadata challenge.
  */
-export function mcpEndpoint(deps: McpEndpointDeps): RequestHandler {
-  return async (req: Request, res: Response) => {
+export function mcpEndpoint(deps: McpEndpointDeps): RequestHandler[] {
+  const identify: RequestHandler = async (req, res, next) => {
+    res.locals.principal = await resolvePrincipal(req, { rpc: deps.rpc, cache: deps.cache, resource: `${deps.baseUrl}/api/mcp` });
+    next();
+  };
+  const answer: RequestHandler = async (req: Request, res: Response) => {
+    const principal = res.locals.principal as Principal | undefined;
     const messages = messagesOf(req.body);
     const needsAuth = deps.requireAuthForAll || messages.some((m) => m.method === 'tools/call');
-    const principal = await resolvePrincipal(req, { rpc: deps.rpc, cache: deps.cache, resource: `${deps.baseUrl}/api/mcp` });
     if (needsAuth && !principal) return challenge(res, deps.baseUrl, 401, 'invalid_token', 'A valid API key or OAuth access token is required.');
     if (principal) {
       for (const m of messages) {
@@ -88,10 +96,11 @@ export function mcpEndpoint(deps: McpEndpointDeps): RequestHandler {
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);
   };
+  return [identify, readJsonBody((res) => bodyLimitFor(res.locals.principal)), answer];
 }
 
 /** Stateless: there is no server-initiated stream and no session to end. */
 export const methodNotAllowed: RequestHandler = (_req, res) => {
   res.setHeader('Allow', 'POST');
-  res.status(405).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this endpoint is stateless; POST JSON-RPC messages.' }, id: null });
+  sendJsonRpcError(res, 405, -32000, 'Method not allowed: this endpoint is stateless; POST JSON-RPC messages.');
 };

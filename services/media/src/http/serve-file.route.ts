@@ -2,16 +2,20 @@ import { pipeline } from 'node:stream/promises';
 import type { Request, RequestHandler, Response } from 'express';
 import { AppError } from '@postbus/contracts';
 import type { MediaRepository } from '../library/media.repository';
+import { servedFileHeaders } from '../serving/file-headers';
+import { openStored, type StoredObjectPorts } from '../serving/stored-object';
 import type { UrlSigner } from '../serving/url-signer';
-import type { ByteRange, MediaStore } from '../storage/media-store';
+import type { ByteRange } from '../storage/media-store';
 
 const DAY = 24 * 3600;
 
 /**
  * GET/HEAD {base_url}/files/{mediaId}?expires=…&sig=…: the bytes for platforms, with the
- * detected Content-Type, Content-Length, an ETag (the content hash) and single byte ranges.
+ * detected Content-Type, Content-Length, an ETag (the content hash) and single byte ranges,
+ * named and sandboxed (servedFileHeaders) so a file is never a page of {base_url}.
+ * A media whose object storage lost answers 410 media_gone, whatever was asked of it.
  */
-export function serveFile(ports: { media: MediaRepository; store: MediaStore; signer: UrlSigner }): RequestHandler {
+export function serveFile(ports: StoredObjectPorts & { media: MediaRepository; signer: UrlSigner }): RequestHandler {
   return async (req: Request, res: Response) => {
     const mediaId = String(req.params.mediaId);
     const secondsLeft = ports.signer.verify(mediaId, req.query.expires, req.query.sig);
@@ -19,14 +23,18 @@ export function serveFile(ports: { media: MediaRepository; store: MediaStore; si
     if (!media) throw new AppError('not_found', 'This media was deleted.');
 
     const etag = `"${media.sha256}"`;
+    const notModified = matchesEtag(req.header('if-none-match'), etag);
+    const range = notModified ? undefined : requestedRange(req, media.sizeBytes, etag);
+    // The object is opened (or, with no body to send, looked up) before any header is set, so a
+    // missing one leaves as a plain JSON error.
+    const body = range === 'unsatisfiable' ? undefined : await openStored(ports, media, req.method === 'GET' && !notModified ? { range } : 'check');
+
     res.setHeader('ETag', etag);
     res.setHeader('Accept-Ranges', 'bytes');
     res.setHeader('Cache-Control', `private, max-age=${Math.min(secondsLeft, DAY)}`);
     res.setHeader('Content-Type', media.contentType);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    if (matchesEtag(req.header('if-none-match'), etag)) return void res.status(304).end();
-
-    const range = requestedRange(req, media.sizeBytes, etag);
+    res.set(servedFileHeaders(media.id, media.contentType));
+    if (notModified) return void res.status(304).end();
     if (range === 'unsatisfiable') {
       res.setHeader('Content-Range', `bytes */${media.sizeBytes}`);
       return void res.status(416).end();
@@ -36,9 +44,8 @@ export function serveFile(ports: { media: MediaRepository; store: MediaStore; si
       res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${media.sizeBytes}`);
     }
     res.setHeader('Content-Length', String(range ? range.end - range.start + 1 : media.sizeBytes));
-    if (req.method === 'HEAD') return void res.end();
+    if (!body) return void res.end();
 
-    const body = await ports.store.open(media.storageKey, range);
     await pipeline(body, res).catch((err) => {
       if (!res.destroyed && !req.destroyed) throw err; // a client that hung up is not an error
     });

@@ -1,11 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
-import { fromBuffer } from 'file-type';
 import { AppError } from '@postbus/contracts';
 import { acceptedContentType, ACCEPTED_DESCRIPTION } from './media-types';
-
-/** file-type reads at most this many bytes to recognise a format. */
-const SNIFF_BYTES = 4100;
+import { sniffMediaType, SNIFF_BYTES } from './sniff-media-type';
 
 export interface MeterLimits {
   /** Largest file allowed (file_too_large above it). */
@@ -13,13 +10,14 @@ export interface MeterLimits {
   /** Storage the account has left (storage_quota_exceeded above it). */
   quotaBytes: number;
   /** Builds the error for bytes of no accepted type (default: unsupported_media_type). */
-  onUnknownType?(head: Buffer, detectedMime: string | undefined): AppError;
+  onUnknownType?(head: Buffer): AppError;
 }
 
 /**
  * Passes bytes through while counting them, hashing them (SHA-256) and recognising their type
  * from the first bytes. It fails the stream as soon as a limit is crossed or the type is not
- * accepted, so a bad file is never stored whole. Only the first 4 KB are ever held.
+ * accepted, so a bad file is never stored whole. Until the type is decided, only the first
+ * SNIFF_BYTES (and the rest of the chunk that completed them) are held; after, nothing is.
  */
 export class MediaMeter extends Transform {
   sizeBytes = 0;
@@ -45,12 +43,12 @@ export class MediaMeter extends Transform {
     this.head.push(chunk);
     this.headBytes += chunk.length;
     if (this.headBytes < SNIFF_BYTES) return callback();
-    this.recognise().then(() => callback(null, this.takeHead()), callback);
+    this.decideType(callback);
   }
 
   override _flush(callback: TransformCallback): void {
     if (this.contentType) return callback();
-    this.recognise().then(() => callback(null, this.takeHead()), callback);
+    this.decideType(callback);
   }
 
   private overLimit(): AppError | undefined {
@@ -59,15 +57,15 @@ export class MediaMeter extends Transform {
     return undefined;
   }
 
-  private async recognise(): Promise<void> {
-    const head = this.head.length === 1 ? this.head[0] : Buffer.concat(this.head);
-    this.head = [head];
-    const detected = head.length ? await fromBuffer(head.subarray(0, SNIFF_BYTES)) : undefined;
-    const accepted = acceptedContentType(detected?.mime);
+  /** Sniffs the held head (synchronously: bounded work, nothing awaited) and lets it through or fails the stream. */
+  private decideType(callback: TransformCallback): void {
+    const head = this.takeHead();
+    const accepted = acceptedContentType(sniffMediaType(head));
     if (!accepted) {
-      throw this.limits.onUnknownType?.(head.subarray(0, SNIFF_BYTES), detected?.mime) ?? new AppError('unsupported_media_type', `${detected ? `This ${detected.mime} file is` : 'This file is not'} of an accepted type: send ${ACCEPTED_DESCRIPTION}.`);
+      return callback(this.limits.onUnknownType?.(head.subarray(0, SNIFF_BYTES)) ?? new AppError('unsupported_media_type', `This file is not of an accepted type: send ${ACCEPTED_DESCRIPTION}.`));
     }
     this.contentType = accepted;
+    callback(null, head);
   }
 
   private takeHead(): Buffer {

@@ -31,14 +31,16 @@ export function normaliseLink(raw: string): URL {
 
 /**
  * Downloads a direct file link into the account's library. The same link again answers the
- * media it made (nothing downloaded); a share page or a web page is refused with instructions.
+ * media it made (nothing downloaded while its bytes are stored); a share page or a web page is
+ * refused with instructions.
  */
 export async function importFromUrl(ports: ImportPorts, principal: Principal, rawUrl: string): Promise<MediaImported & { deduplicated: boolean }> {
   const url = normaliseLink(rawUrl);
   assertNotSharePage(url);
   const allowance = await getUploadAllowance(ports, principal);
   const known = await ports.media.findReadyByLink(ports.media.ds, principal.accountId, url.href);
-  if (known) return { ...answer(ports, known), deduplicated: true };
+  // A link whose stored bytes were lost is downloaded again (recordMedia restores the media).
+  if (known && (await ports.store.exists(known.storageKey))) return { ...answer(ports, known), deduplicated: true };
   assertRoomLeft(allowance);
 
   const download = await ports.download(url, assertNotSharePage);

@@ -16,4 +16,9 @@ export interface MediaPorts {
   /** Called after a transaction wrote outbox rows. */
   announce(): void;
   logger: Logger;
+  /** Counts a stored object found missing behind a media row (a metric for operators). */
+  countMissingObject(operation: MissingObjectOperation): void;
 }
+
+/** Where a missing object was noticed: serving its bytes, or deduplicating new bytes onto it. */
+export type MissingObjectOperation = 'serve' | 'dedupe';

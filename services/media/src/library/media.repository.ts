@@ -18,6 +18,8 @@ export interface Media {
 }
 
 export type NewMedia = Pick<Media, 'id' | 'accountId' | 'origin' | 'sourceUrl' | 'filename'>;
+/** A media with the key of the stored object that holds its bytes. */
+export type StoredMedia = Media & { storageKey: string };
 
 interface MediaRow {
   id: string;
@@ -61,7 +63,7 @@ export class MediaRepository {
   }
 
   /** A ready media and where its bytes are, for serving a signed URL (the signature stands for the account). */
-  async findServable(id: string): Promise<(Media & { storageKey: string }) | undefined> {
+  async findServable(id: string): Promise<StoredMedia | undefined> {
     const rows: (MediaRow & { storage_key: string })[] = await this.ds.query(
       `SELECT m.*, b.storage_key FROM media m JOIN blobs b ON b.sha256 = m.sha256 WHERE m.id = $1 AND m.status = 'ready'`,
       [id],
@@ -69,9 +71,12 @@ export class MediaRepository {
     return rows[0] && { ...toMedia(rows[0]), storageKey: rows[0].storage_key };
   }
 
-  async findReadyByLink(db: Db, accountId: string, sourceUrl: string): Promise<Media | undefined> {
-    const rows: MediaRow[] = await db.query(`SELECT * FROM media WHERE account_id = $1 AND source_url = $2 AND status = 'ready'`, [accountId, sourceUrl]);
-    return rows[0] && toMedia(rows[0]);
+  async findReadyByLink(db: Db, accountId: string, sourceUrl: string): Promise<StoredMedia | undefined> {
+    const rows: (MediaRow & { storage_key: string })[] = await db.query(
+      `SELECT m.*, b.storage_key FROM media m JOIN blobs b ON b.sha256 = m.sha256 WHERE m.account_id = $1 AND m.source_url = $2 AND m.status = 'ready'`,
+      [accountId, sourceUrl],
+    );
+    return rows[0] && { ...toMedia(rows[0]), storageKey: rows[0].storage_key };
   }
 
   /** Newest first; `afterId` is the last media of the previous page. Undefined when that media is not the account's. */
@@ -110,6 +115,16 @@ export class MediaRepository {
       [staged.sha256, staged.key, staged.sizeBytes, staged.contentType],
     );
     return storage_key;
+  }
+
+  /** Points the content at another object: the staged copy of bytes whose kept object storage lost. */
+  async repointBlob(m: EntityManager, sha256: string, storageKey: string): Promise<void> {
+    await m.query('UPDATE blobs SET storage_key = $2 WHERE sha256 = $1', [sha256, storageKey]);
+  }
+
+  /** The link no longer names this media (its bytes are gone and the link now holds other ones). */
+  async forgetLink(m: EntityManager, id: string): Promise<void> {
+    await m.query('UPDATE media SET source_url = NULL WHERE id = $1', [id]);
   }
 
   async insert(m: EntityManager, media: NewMedia, staged: StagedObject): Promise<Media> {

@@ -1,7 +1,9 @@
 import { newId, type Principal } from '@postbus/contracts';
+import type { EntityManager } from 'typeorm';
 import type { StagedObject } from '../ingest/stage-object';
 import type { Media, MediaOrigin } from './media.repository';
 import type { MediaPorts } from './media-ports';
+import { reportMissingObject } from './missing-object';
 import { storageQuotaExceeded } from './upload-allowance';
 
 export interface RecordOptions {
@@ -11,24 +13,31 @@ export interface RecordOptions {
   quotaBytes: number;
 }
 
+type RecordPorts = Pick<MediaPorts, 'media' | 'store' | 'logger' | 'countMissingObject'>;
+
 /**
  * Adds staged bytes to the account's library, in one transaction that holds the account's lock:
  * the quota is checked against committed usage, a link already imported answers its media, and
- * content already stored keeps its object (the staged duplicate is removed afterwards).
+ * content already stored keeps its object (the staged duplicate is removed afterwards) — unless
+ * storage lost that object, when the staged copy replaces it.
  */
-export async function recordMedia(ports: Pick<MediaPorts, 'media' | 'store' | 'logger'>, principal: Principal, staged: StagedObject, opts: RecordOptions): Promise<{ media: Media; created: boolean }> {
+export async function recordMedia(ports: RecordPorts, principal: Principal, staged: StagedObject, opts: RecordOptions): Promise<{ media: Media; created: boolean }> {
   let committedKey: string | undefined;
   try {
     const result = await ports.media.ds.transaction(async (m) => {
       await ports.media.lockAccount(m, principal.accountId);
-      if (opts.sourceUrl) {
-        const existing = await ports.media.findReadyByLink(m, principal.accountId, opts.sourceUrl);
-        if (existing) return { media: existing, created: false, key: undefined };
+      const linked = opts.sourceUrl ? await ports.media.findReadyByLink(m, principal.accountId, opts.sourceUrl) : undefined;
+      if (linked) {
+        if (await ports.store.exists(linked.storageKey)) return { media: linked, created: false, key: undefined };
+        // Its bytes are gone: the same bytes again restore it; other bytes become a new media under the link.
+        if (linked.sha256 === staged.sha256) return { media: linked, created: false, key: await keepObject(ports, m, staged, linked.id) };
+        await ports.media.forgetLink(m, linked.id);
       }
       const used = await ports.media.usedBytes(m, principal.accountId);
       if (used + staged.sizeBytes > opts.quotaBytes) throw storageQuotaExceeded(opts.quotaBytes - used);
-      const key = await ports.media.claimBlob(m, staged);
-      const media = await ports.media.insert(m, { id: newId('med'), accountId: principal.accountId, origin: opts.origin, sourceUrl: opts.sourceUrl, filename: opts.filename }, staged);
+      const id = newId('med');
+      const key = await keepObject(ports, m, staged, id);
+      const media = await ports.media.insert(m, { id, accountId: principal.accountId, origin: opts.origin, sourceUrl: opts.sourceUrl, filename: opts.filename }, staged);
       return { media, created: true, key };
     });
     committedKey = result.key;
@@ -38,4 +47,17 @@ export async function recordMedia(ports: Pick<MediaPorts, 'media' | 'store' | 'l
       await ports.store.delete(staged.key).catch((err) => ports.logger.warn('could not remove a staged object', { key: staged.key, err: (err as Error).message }));
     }
   }
+}
+
+/**
+ * The object that will hold this content: the staged one if the content is new, else the one
+ * already kept, once confirmed stored. The blob row stays locked until the transaction ends,
+ * so a concurrent delete cannot remove the object in between.
+ */
+async function keepObject(ports: RecordPorts, m: EntityManager, staged: StagedObject, mediaId: string): Promise<string> {
+  const key = await ports.media.claimBlob(m, staged);
+  if (key === staged.key || (await ports.store.exists(key))) return key;
+  await ports.media.repointBlob(m, staged.sha256, staged.key);
+  reportMissingObject(ports, { operation: 'dedupe', mediaId, key, sha256: staged.sha256 });
+  return staged.key;
 }

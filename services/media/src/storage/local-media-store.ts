@@ -1,9 +1,9 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ByteRange, MediaStore } from './media-store';
+import { MissingObjectError, type ByteRange, type MediaStore } from './media-store';
 
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9/_-]*$/;
 
@@ -38,8 +38,19 @@ export class LocalMediaStore implements MediaStore {
   }
 
   async open(key: string, range?: ByteRange): Promise<Readable> {
-    const handle = await open(this.pathOf(key), 'r');
+    const handle = await open(this.pathOf(key), 'r').catch((err: NodeJS.ErrnoException) => {
+      throw err.code === 'ENOENT' ? new MissingObjectError(key) : err;
+    });
     return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+  }
+
+  async exists(key: string): Promise<boolean> {
+    // A `.part` file is an upload still being written: only the renamed file counts.
+    const found = await stat(this.pathOf(key)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined;
+      throw err;
+    });
+    return !!found?.isFile();
   }
 
   async delete(key: string): Promise<void> {

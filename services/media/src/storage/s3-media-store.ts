@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import type { ByteRange, MediaStore } from './media-store';
+import { MissingObjectError, type ByteRange, type MediaStore } from './media-store';
 
 export interface S3StoreOptions {
   bucket: string;
@@ -50,8 +50,22 @@ export class S3MediaStore implements MediaStore {
   }
 
   async open(key: string, range?: ByteRange): Promise<Readable> {
-    const res = await this.client.send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }));
+    const res = await this.client
+      .send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }))
+      .catch((err) => {
+        throw isMissing(err) ? new MissingObjectError(key) : err;
+      });
     return res.Body as Readable;
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.opts.bucket, Key: key }));
+      return true;
+    } catch (err) {
+      if (isMissing(err)) return false;
+      throw err;
+    }
   }
 
   async delete(key: string): Promise<void> {
@@ -61,4 +75,11 @@ export class S3MediaStore implements MediaStore {
   close(): void {
     this.client.destroy();
   }
+}
+
+/** NoSuchKey (GET) or NotFound (HEAD has no body to name the error); a missing bucket is a configuration error, not a missing object. */
+function isMissing(err: unknown): boolean {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  if (e?.name === 'NoSuchBucket') return false;
+  return e?.name === 'NoSuchKey' || e?.name === 'NotFound' || e?.$metadata?.httpStatusCode === 404;
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-/** Test files whose type file-type recognises from the first bytes; the rest is random. */
+/** Test files whose type the sniffer recognises from the first bytes; the rest is random. */
 const JPEG_HEAD = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]);
 const MP4_HEAD = Buffer.from('000000186674797069736f6d0000020069736f6d69736f32', 'hex');
 

@@ -15,6 +15,8 @@ export interface MediaHarness {
   env: TestEnv;
   /** Media's own listener, as an Ingress would reach it. */
   mediaUrl: string;
+  /** Media's operations listener (`/metrics`). */
+  metricsUrl: string;
   /** Where the local driver keeps objects (unused with s3). */
   localDir: string;
   bus: Bus;
@@ -52,6 +54,7 @@ export async function startMediaHarness(label: string, extraEnv: Record<string, 
     return {
       env,
       mediaUrl: media.httpUrl,
+      metricsUrl: media.metricsUrl,
       localDir,
       bus,
       account: (opts = {}) => seedAccount(bus.rpc, 'http://127.0.0.1:9', { email: `media-${randomBytes(4).toString('hex')}@example.com`, platforms: [], ...opts }),
