@@ -5,7 +5,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openBus, type Bus } from '@postbus/bus';
+import { openBus, operatorToolKeys, type Bus } from '@postbus/bus';
 import { createLogger } from '@postbus/kit';
 
 export interface CliCommand {
@@ -51,6 +51,7 @@ async function main(): Promise<void> {
           namespace: env.BUS_NAMESPACE ?? 'postbus',
           logger: createLogger('cli', 'error'),
           rpcTimeoutMs: 10_000,
+          keys: operatorToolKeys(env),
         })),
     });
   } catch (err) {

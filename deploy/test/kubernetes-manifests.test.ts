@@ -146,7 +146,7 @@ test('when a cluster has no KEDA (the dev overlay), then a CPU HorizontalPodAuto
   expect(dev.filter((o) => o.kind === 'ScaledObject')).toEqual([]);
   expect(config.SANDBOX_URL).toBe('http://sandbox:4010');
   expect(find(dev, 'Service', 'sandbox')!.spec.ports[0].port).toBe(4010);
-  expect(Object.keys(secret.data).sort()).toEqual(secretKeys.filter((k) => !['TOKEN_PREVIOUS_KEYS', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY'].includes(k)).sort());
+  expect(Object.keys(secret.data).sort()).toEqual(secretKeys.filter((k) => !['TOKEN_PREVIOUS_KEYS', 'WEBHOOK_SECRET_PREVIOUS_KEYS', 'MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY'].includes(k)).sort());
 });
 
 describe('the kustomize subset renderer', () => {

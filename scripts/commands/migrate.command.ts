@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { commonVars, loadConfig, openDataSource } from '@postbus/kit';
+import { commonVars, databaseRoleOf, loadConfig, openDataSource } from '@postbus/kit';
 import type { CliCommand } from '../postbus';
 import { optionalArg, printResult } from './auth-cli';
 
@@ -26,6 +26,19 @@ async function appliedIn(url: string, schema: string): Promise<string[]> {
   }
 }
 
+/** The service's own role, when it owns the service's schema (a provisioned database): its migrations must leave objects it owns. */
+async function ownRoleIn(url: string, service: string): Promise<string | undefined> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    const role = databaseRoleOf(service);
+    const found = await c.query('SELECT 1 FROM pg_namespace WHERE nspname = $1 AND pg_get_userbyid(nspowner) = $2 AND $2 <> current_user', [service, role]);
+    return found.rowCount ? role : undefined;
+  } finally {
+    await c.end();
+  }
+}
+
 /**
  * Runs each service's pending migrations in its own schema (what a service does at start, under
  * the same advisory lock), then exits: for a release step before new replicas roll out.
@@ -44,7 +57,7 @@ export const command: CliCommand = {
     for (const service of asked) {
       const before = await appliedIn(DATABASE_URL, service);
       const { migrations } = require(join(SERVICES_DIR, service, 'src', 'migrations', 'index.ts')) as { migrations: Function[] };
-      const ds = await openDataSource({ url: DATABASE_URL, schema: service, migrations, poolSize: 1 });
+      const ds = await openDataSource({ url: DATABASE_URL, schema: service, migrations, poolSize: 1, role: await ownRoleIn(DATABASE_URL, service) });
       await ds.destroy();
       const after = await appliedIn(DATABASE_URL, service);
       result[service] = { ran: after.filter((m) => !before.includes(m)), applied: after.length };

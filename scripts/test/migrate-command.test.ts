@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { provisionServiceRoles } from '@postbus/kit';
 import { createTestEnv, type TestEnv } from '@postbus/testing';
 import type { CliCommand } from '../postbus';
 import { command as migrate, servicesWithMigrations } from '../commands/migrate.command';
@@ -49,4 +50,25 @@ test('when an operator runs migrate on an empty database, then every service wit
 
 test('when an operator names a service without migrations, then migrate refuses and lists those it knows', async () => {
   await expect(run(migrate, { service: 'sandbox' })).rejects.toThrow(/no migrations for sandbox \(services with migrations: auth, /);
+});
+
+test("when the database was provisioned with a role per service, then migrate leaves each service's tables owned by that role", async () => {
+  const provisioned = await createTestEnv('cli_migrate_roles');
+  try {
+    await provisionServiceRoles(provisioned.databaseUrl);
+    const lines: string[] = [];
+    const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
+    try {
+      await migrate.run({ service: 'posts,connections', json: true }, { bus: async () => Promise.reject(new Error('migrate needs no broker')), env: { DATABASE_URL: provisioned.databaseUrl } });
+    } finally {
+      log.mockRestore();
+    }
+    const c = new Client({ connectionString: provisioned.databaseUrl });
+    await c.connect();
+    const { rows } = await c.query(`SELECT DISTINCT n.nspname AS schema, pg_get_userbyid(k.relowner) AS owner FROM pg_class k JOIN pg_namespace n ON n.oid = k.relnamespace WHERE n.nspname IN ('posts', 'connections') AND k.relkind = 'r' ORDER BY 1`);
+    await c.end();
+    expect(rows).toEqual([{ schema: 'connections', owner: 'postbus_connections' }, { schema: 'posts', owner: 'postbus_posts' }]);
+  } finally {
+    await provisioned.drop();
+  }
 });

@@ -46,6 +46,8 @@ const SYSTEM_ENV: Record<string, string> = {
   PUBLISHER_BACKOFF_MAX_MS: '5000',
   PUBLISHER_RETRY_DELAYS_MS: '500,1000,2000,4000,8000,15000',
   PUBLISHER_WORKER_HEARTBEAT_MS: '1000',
+  // the media host of the run listens on 127.0.0.1
+  PUBLISHER_ALLOW_LOOPBACK_MEDIA: 'true',
 };
 
 function preflight(): string[] {
@@ -138,9 +140,11 @@ async function main(): Promise<number> {
     system = await startLocalSystem({
       databaseUrl,
       amqpUrl: rabbit.url,
+      importBrokerDefinitions: (definitions) => rabbit!.importDefinitions(definitions),
       namespace: 'postbus',
       env: SYSTEM_ENV,
-      serviceEnv: { sandbox: { SANDBOX_PROCESSING_DELAY_MS: '200', LOG_LEVEL: 'error' } },
+      // 45 TikTok profiles post here: more than an unaudited client's 5 users a day, so the sandbox plays an audited one.
+      serviceEnv: { sandbox: { SANDBOX_PROCESSING_DELAY_MS: '200', LOG_LEVEL: 'error', SANDBOX_TIKTOK_AUDITED: 'true' } },
       publishers: 2,
       onCrash: (name, code, signal, tail) => {
         crashes.push(`${name} (${signal ?? code})`);

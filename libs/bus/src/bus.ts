@@ -1,4 +1,5 @@
 import type { Logger } from '@postbus/kit';
+import type { BusKeys } from './call-signature';
 import { BusConnection } from './connection';
 import { EventConsumer, EventPublisher, type ConsumerOptions } from './events';
 import type { BusObserver } from './observer';
@@ -14,8 +15,8 @@ export interface Bus {
 }
 
 /** Opens the connection and the two things every service uses: an RPC client and an event publisher. */
-export async function openBus(opts: { url: string; namespace: string; logger: Logger; rpcTimeoutMs: number; ephemeral?: boolean; observer?: BusObserver }): Promise<Bus> {
-  const connection = await BusConnection.open({ url: opts.url, namespace: opts.namespace, logger: opts.logger, ephemeral: opts.ephemeral, observer: opts.observer });
+export async function openBus(opts: { url: string; namespace: string; logger: Logger; rpcTimeoutMs: number; ephemeral?: boolean; observer?: BusObserver; keys?: BusKeys }): Promise<Bus> {
+  const connection = await BusConnection.open({ url: opts.url, namespace: opts.namespace, logger: opts.logger, ephemeral: opts.ephemeral, observer: opts.observer, keys: opts.keys });
   const rpc = await RpcClient.create(connection, opts.rpcTimeoutMs);
   const events = await EventPublisher.create(connection);
   return {

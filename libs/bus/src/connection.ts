@@ -1,5 +1,6 @@
 import { connect, type ChannelModel, type ConfirmChannel, type Options, type RecoveringChannelModel } from 'amqplib';
 import type { Logger } from '@postbus/kit';
+import { DEVELOPMENT_KEYS, type BusKeys } from './call-signature';
 import type { BusObserver } from './observer';
 
 export interface BusOptions {
@@ -13,6 +14,8 @@ export interface BusOptions {
   connectionName?: string;
   /** Told about RPCs and handled events (metrics); nothing is measured without one. */
   observer?: BusObserver;
+  /** Keys that sign the RPCs this process makes and check those it serves; none: the development keys. */
+  keys?: BusKeys;
 }
 
 /**
@@ -146,6 +149,10 @@ export class BusConnection {
     } finally {
       await ch.close().catch(() => undefined);
     }
+  }
+
+  get keys(): BusKeys {
+    return this.options.keys ?? DEVELOPMENT_KEYS;
   }
 
   name(local: string): string {

@@ -6,3 +6,6 @@ export * from './outbox';
 export * from './bus';
 export * from './observer';
 export * from './dead-letters';
+export * from './call-signature';
+export * from './broker-users';
+export * from './provision-broker-users';

@@ -51,6 +51,23 @@ export interface RelayOptions {
   batchSize?: number;
   /** How often the relay looks for rows when nobody kicked it. */
   pollMs?: number;
+  /**
+   * Longest wait for the broker's confirms of one batch. Past it the batch's transaction rolls
+   * back (its rows stay, to be relayed again) instead of holding their locks for as long as the
+   * broker is silent.
+   */
+  confirmTimeoutMs?: number;
+}
+
+const DEFAULT_CONFIRM_TIMEOUT_MS = 10_000;
+
+/** Rejects when `promise` has not settled within `ms`. */
+function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not arrive within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -66,7 +83,7 @@ export class OutboxRelay {
 
   constructor(
     private readonly ds: DataSource,
-    private readonly publisher: EventPublisher,
+    private readonly publisher: Pick<EventPublisher, 'publish'>,
     private readonly logger: Logger,
     private readonly opts: RelayOptions = {},
   ) {}
@@ -118,10 +135,15 @@ export class OutboxRelay {
 
   /**
    * Returns how many rows were published. The rows are taken and deleted in one statement; a
-   * publish that fails rolls the delete back with the transaction, so they are tried again.
+   * publish that fails or whose confirms are late rolls the delete back with the transaction, so
+   * they are tried again (consumers deduplicate by event id).
    */
   async relayBatch(): Promise<number> {
+    const confirmMs = this.opts.confirmTimeoutMs ?? DEFAULT_CONFIRM_TIMEOUT_MS;
     return this.ds.transaction(async (m) => {
+      // PostgreSQL's own bounds, should this process stall past the confirm deadline: a statement
+      // is cancelled, and a transaction left idle is ended with its session, releasing the rows.
+      await m.query(`SELECT set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $2, true)`, [String(confirmMs), String(confirmMs + 5_000)]);
       const result = await m.query(
         `DELETE FROM outbox WHERE seq IN (SELECT seq FROM outbox ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING seq, id, name, data, request_id, occurred_at`,
@@ -131,7 +153,8 @@ export class OutboxRelay {
       const rows: OutboxRow[] = Array.isArray(result[0]) ? result[0] : result;
       if (!rows.length) return 0;
       rows.sort((a, b) => Number(a.seq) - Number(b.seq));
-      await this.publisher.publish(rows.map((r) => ({ id: r.id, name: r.name, data: r.data, requestId: r.request_id ?? undefined, occurredAt: new Date(r.occurred_at).toISOString() })));
+      const events = rows.map((r) => ({ id: r.id, name: r.name, data: r.data, requestId: r.request_id ?? undefined, occurredAt: new Date(r.occurred_at).toISOString() }));
+      await withDeadline(this.publisher.publish(events), confirmMs, 'the broker\'s confirms');
       return rows.length;
     });
   }

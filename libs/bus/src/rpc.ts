@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import { AppError, assertValid, compile, describeErrors, type Principal, type RpcDef, type RpcInput, type RpcOutput } from '@postbus/contracts';
 import { currentRequestId, newRequestId, runWithContext } from '@postbus/kit';
+import { checkCaller, signatureHeaders } from './call-signature';
 import type { BusConnection } from './connection';
 import { notify, secondsSince } from './observer';
 
@@ -12,6 +13,11 @@ type Reply = { ok: true; data: unknown } | { ok: false; error: { status: number;
 export interface RpcContext {
   principal: Principal | null;
   requestId: string;
+  /**
+   * The one call this request belongs to (its correlation id): the same when the broker
+   * redelivers the request after a replica died before acking, so a create can be made once.
+   */
+  callId?: string;
 }
 export type RpcHandler<R extends RpcDef> = (input: RpcInput<R>, ctx: RpcContext & { principal: R['anonymous'] extends true ? Principal | null : Principal }) => Promise<RpcOutput<R>>;
 
@@ -82,14 +88,16 @@ export class RpcClient {
       }, timeoutMs);
       this.pending.set(correlationId, { resolve, timer });
     });
-    channel.sendToQueue(this.bus.name(`rpc.${def.service}`), Buffer.from(JSON.stringify({ principal, input })), {
+    const body = Buffer.from(JSON.stringify({ principal, input }));
+    const deadline = Date.now() + timeoutMs;
+    channel.sendToQueue(this.bus.name(`rpc.${def.service}`), body, {
       correlationId,
       replyTo: REPLY_QUEUE,
       type: def.name,
       contentType: 'application/json',
       mandatory: true,
       expiration: String(timeoutMs),
-      headers: { 'x-request-id': requestId, 'x-deadline': Date.now() + timeoutMs },
+      headers: { 'x-request-id': requestId, 'x-deadline': deadline, ...signatureHeaders(this.bus.keys, { namespace: this.bus.options.namespace, type: def.name, deadline, body }) },
     });
     const result = await reply;
     notify(this.bus.options.observer, 'rpcCalled', def.name, result.ok ? 'ok' : result.error.code, secondsSince(started));
@@ -134,6 +142,8 @@ export class RpcServer {
 
   async start(): Promise<void> {
     const queue = this.bus.name(`rpc.${this.service}`);
+    const operatorCommands = [...this.handlers.values()].filter((h) => h.def.operator).map((h) => h.def.name);
+    if (operatorCommands.length && !this.bus.keys.operatorCheck) this.bus.options.logger.warn('OPERATOR_KEY is not set: operator commands are refused', { commands: operatorCommands });
     this.unregister = await this.bus.register(async (model) => {
       const ch = await model.createChannel();
       ch.on('error', () => undefined);
@@ -153,7 +163,7 @@ export class RpcServer {
       const deadline = Number(headers['x-deadline'] ?? 0);
       if (deadline && Date.now() > deadline) return; // the caller has given up already
       const started = process.hrtime.bigint();
-      const reply = await runWithContext({ requestId }, () => this.dispatch(msg, requestId));
+      const reply = await runWithContext({ requestId }, () => this.dispatch(msg, headers, requestId));
       notify(this.bus.options.observer, 'rpcServed', String(msg.properties.type), reply.ok ? 'ok' : reply.error.code, secondsSince(started));
       if (msg.properties.replyTo) {
         ch.sendToQueue(msg.properties.replyTo, Buffer.from(JSON.stringify(reply)), { correlationId: msg.properties.correlationId, contentType: 'application/json' });
@@ -171,10 +181,11 @@ export class RpcServer {
     }
   }
 
-  private async dispatch(msg: ConsumeMessage, requestId: string): Promise<Reply> {
+  private async dispatch(msg: ConsumeMessage, headers: Record<string, unknown>, requestId: string): Promise<Reply> {
     const type = String(msg.properties.type);
     const entry = this.handlers.get(type);
     try {
+      this.assertCallerMay(entry?.def, type, headers, msg.content);
       if (!entry) throw new AppError('not_found', `Unknown command ${type}.`);
       let body: { principal?: Principal | null; input?: unknown };
       try {
@@ -185,7 +196,7 @@ export class RpcServer {
       const principal = body.principal ?? null;
       if (!principal && !entry.def.anonymous) throw new AppError('missing_api_key', 'This command needs a principal.');
       const input = assertValid(entry.def.input, body.input ?? {}, `${type} input`);
-      const data = await entry.handler(input, { principal: principal as Principal, requestId });
+      const data = await entry.handler(input, { principal: principal as Principal, requestId, callId: msg.properties.correlationId || undefined });
       const check = compile(entry.def.output);
       if (!check(data)) {
         this.bus.options.logger.error('rpc output does not match its contract', { type, problems: describeErrors(check.errors) });
@@ -196,6 +207,22 @@ export class RpcServer {
       if (err instanceof AppError) return { ok: false, error: { status: err.status, code: err.code, message: err.message, details: err.details } };
       this.bus.options.logger.error('rpc handler failed', { type, err: (err as Error).stack ?? String(err) });
       return { ok: false, error: { status: 500, code: 'internal_error', message: 'Internal error.' } };
+    }
+  }
+
+  /**
+   * Refuses, before anything else runs, a request that no key of ours signed (a forged or altered
+   * principal, a client that merely reached the broker) and an operator command the operator did not sign.
+   */
+  private assertCallerMay(def: RpcDef | undefined, type: string, headers: Record<string, unknown>, body: Buffer): void {
+    const caller = checkCaller(this.bus.keys, headers, { namespace: this.bus.options.namespace, type, body });
+    if (!caller.ok) {
+      this.bus.options.logger.warn('rpc refused: caller not verified', { type, reason: caller.reason });
+      throw new AppError('invalid_signature', `The ${this.service} service refused ${type}: ${caller.reason}. Calls on the bus must be signed with BUS_PRINCIPAL_KEY (services) or OPERATOR_KEY (operators).`);
+    }
+    if (def?.operator && !caller.operator) {
+      this.bus.options.logger.warn('rpc refused: operator command without the operator key', { type });
+      throw new AppError('insufficient_scope', `${type} is an operator command: only a call signed with OPERATOR_KEY (pnpm postbus) may run it.`);
     }
   }
 

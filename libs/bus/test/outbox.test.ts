@@ -156,3 +156,33 @@ describe('transactional outbox while the broker is unreachable', () => {
     expect(await a.backlog()).toBe(0);
   });
 });
+
+describe('transactional outbox while the broker does not confirm', () => {
+  beforeAll(async () => {
+    for (const r of relays) await r.stop(); // the silent relay needs the table to itself
+  });
+
+  it('when confirms never come, then the batch gives up at its deadline, rolls back, and another relay publishes the rows', async () => {
+    const silent = { publish: () => new Promise<void>(() => undefined) };
+    const stuck = new OutboxRelay(ds, silent, logger, { confirmTimeoutMs: 300 });
+    const events = [anEvent('unconfirmed-1'), anEvent('unconfirmed-2')];
+    await ds.transaction((m) => writeOutbox(m, events));
+
+    // Bounded here so that a relay waiting for ever fails the test instead of hanging it.
+    let bound: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      stuck.relayBatch().then(() => 'published', (err: Error) => err.message),
+      new Promise<string>((resolve) => (bound = setTimeout(() => resolve('still waiting for confirms'), 10_000))),
+    ]).finally(() => clearTimeout(bound));
+
+    expect(outcome).toMatch(/confirms did not arrive/);
+    expect(await stuck.backlog()).toBeGreaterThanOrEqual(2);
+    const idle = await ds.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'`);
+    expect(idle[0].n).toBe(0);
+
+    const up = relayWith(publisher);
+    up.start();
+    await waitFor(() => (events.every((e) => timesReceived(e.id) === 1) ? true : undefined), { what: 'the rows the silent broker left' });
+    await up.stop();
+  });
+});

@@ -184,6 +184,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/connections/{id}/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a profile still lacks to publish: token expiry and refresh state, granted vs needed scopes, the platform's remaining publishing quota where it tells, and TikTok's audit mode.
+         * @description What a profile still lacks to publish: token expiry and refresh state, granted vs needed scopes, the platform's remaining publishing quota where it tells, and TikTok's audit mode.
+         *
+         *     Requires scope `account:read`. Agent tool twin: `svc_get_connection_health`.
+         */
+        get: operations["getConnectionHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/connections/{id}/tiktok/options": {
         parameters: {
             query?: never;
@@ -517,7 +539,7 @@ export interface paths {
          * List the account's webhook endpoints, newest first.
          * @description List the account's webhook endpoints, newest first.
          *
-         *     Requires scope `post:read`.
+         *     Requires scope `webhook:read`.
          */
         get: operations["listWebhooks"];
         put?: never;
@@ -525,7 +547,7 @@ export interface paths {
          * Register an endpoint for events (post.published, post.failed, …). The answer carries its signing secret, shown only this once.
          * @description Register an endpoint for events (post.published, post.failed, …). The answer carries its signing secret, shown only this once.
          *
-         *     Requires scope `post:read`.
+         *     Requires scope `webhook:write`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -545,7 +567,7 @@ export interface paths {
          * Read a webhook endpoint: its events, and whether it is enabled or disabled (with the reason).
          * @description Read a webhook endpoint: its events, and whether it is enabled or disabled (with the reason).
          *
-         *     Requires scope `post:read`.
+         *     Requires scope `webhook:read`.
          */
         get: operations["getWebhook"];
         put?: never;
@@ -554,7 +576,7 @@ export interface paths {
          * Delete an endpoint: nothing more is delivered to it, pending deliveries included.
          * @description Delete an endpoint: nothing more is delivered to it, pending deliveries included.
          *
-         *     Requires scope `post:read`.
+         *     Requires scope `webhook:write`.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -563,7 +585,7 @@ export interface paths {
          * Change the URL, events or description of an endpoint, or pause (`enabled: false`) and resume (`enabled: true`) it.
          * @description Change the URL, events or description of an endpoint, or pause (`enabled: false`) and resume (`enabled: true`) it.
          *
-         *     Requires scope `post:read`.
+         *     Requires scope `webhook:write`.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -579,7 +601,7 @@ export interface paths {
          * Deliveries to an endpoint, newest first: status, response code and every attempt's time.
          * @description Deliveries to an endpoint, newest first: status, response code and every attempt's time.
          *
-         *     Requires scope `post:read`.
+         *     Requires scope `webhook:read`.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -603,7 +625,7 @@ export interface paths {
          * Send a delivery again now (one attempt, same webhook-id, fresh timestamp and signature); answers the delivery, pending.
          * @description Send a delivery again now (one attempt, same webhook-id, fresh timestamp and signature); answers the delivery, pending.
          *
-         *     Requires scope `post:read`.
+         *     Requires scope `webhook:write`.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -625,7 +647,7 @@ export interface paths {
          * Issue a new signing secret, shown only in this answer. For 24 hours deliveries carry signatures with both the new and the previous secret.
          * @description Issue a new signing secret, shown only in this answer. For 24 hours deliveries carry signatures with both the new and the previous secret.
          *
-         *     Requires scope `post:read`.
+         *     Requires scope `webhook:write`.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -640,7 +662,7 @@ export interface components {
     schemas: {
         Error: {
             /** @enum {string} */
-            code: "invalid_json" | "validation_error" | "missing_content" | "missing_platforms" | "unsupported_platform" | "invalid_scheduled_time" | "scheduled_time_in_past" | "invalid_profile_ids" | "media_not_found" | "missing_file" | "media_url_not_direct" | "unsupported_media_type" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "api_access_disabled" | "plan_required" | "upload_plan_required" | "profile_scope_denied" | "quota_exceeded" | "storage_quota_exceeded" | "invalid_signature" | "post_not_found" | "not_found" | "method_not_allowed" | "external_id_conflict" | "idempotency_conflict" | "post_not_editable" | "file_too_large" | "rate_limited" | "internal_error" | "not_available" | "service_unavailable";
+            code: "invalid_json" | "validation_error" | "missing_content" | "missing_platforms" | "unsupported_platform" | "invalid_scheduled_time" | "scheduled_time_in_past" | "invalid_profile_ids" | "media_not_found" | "missing_file" | "media_url_not_direct" | "media_url_refused" | "unsupported_media_type" | "unsupported_photo_format" | "media_url_unverified" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "api_access_disabled" | "plan_required" | "upload_plan_required" | "profile_scope_denied" | "quota_exceeded" | "storage_quota_exceeded" | "invalid_signature" | "post_not_found" | "not_found" | "method_not_allowed" | "external_id_conflict" | "idempotency_conflict" | "post_not_editable" | "media_gone" | "file_too_large" | "rate_limited" | "internal_error" | "not_available" | "service_unavailable" | "upstream_timeout";
             details?: unknown;
             error: string;
         };
@@ -1774,6 +1796,138 @@ export interface operations {
             };
         };
     };
+    getConnectionHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        checkedAt: string;
+                        handle: string;
+                        platform: string;
+                        /** @description What stops or limits publishing now, in words; empty when nothing does. */
+                        problems: string[];
+                        profileId: string;
+                        quota: {
+                            /** @description Why the figures are null. */
+                            reason: string | null;
+                            /** @description Posts the platform still accepts in its rolling window; null when it does not tell. */
+                            remaining: number | null;
+                            /** @description The platform call the figures come from, e.g. content_publishing_limit. */
+                            source: string | null;
+                            total: number | null;
+                            used: number | null;
+                            windowSeconds: number | null;
+                        };
+                        scopes: {
+                            /** @description As the platform listed them at connect or refresh; null when it did not say. */
+                            granted: string[] | null;
+                            /** @description Needed but not granted; null when the grant is unknown. */
+                            missing: string[] | null;
+                            /** @description What publishing needs. */
+                            needed: string[];
+                        };
+                        status: "active" | "needs_reconnect" | "disconnected";
+                        statusReason: string | null;
+                        tiktok: {
+                            /** @description creator_info offers no PUBLIC_TO_EVERYONE. */
+                            accountPrivate: boolean | null;
+                            /** @description TIKTOK_CLIENT_AUDITED: whether the app passed TikTok's content-posting audit. */
+                            clientAudited: boolean;
+                            /** @description creator_info; null when it could not be read. */
+                            privacyLevelOptions: string[] | null;
+                            /** @description Posts can only be SELF_ONLY: an unaudited client, or creator_info offers nothing else. */
+                            selfOnly: boolean;
+                        } | null;
+                        token: {
+                            expired: boolean;
+                            /** @description Null: the token does not expire. */
+                            expiresAt: string | null;
+                            lastRefreshAt: string | null;
+                            /** @description Why the last refresh failed; null once one succeeds. */
+                            lastRefreshError: string | null;
+                            lastRefreshErrorAt: string | null;
+                            /** @description When the refresher will renew it; null when it needs no refresh. */
+                            nextRefreshAt: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     getTikTokPostingOptions: {
         parameters: {
             query?: never;
@@ -2520,6 +2674,13 @@ export interface operations {
                             title: string | null;
                             /** Format: date-time */
                             updatedAt: string;
+                            /** @description Set when the post went out but not quite as asked (e.g. YouTube kept it private); empty otherwise. */
+                            warnings: {
+                                /** @description One of youtube_private_lock, tiktok_post_id_pending (more may come). */
+                                code: string;
+                                /** @description What happened and what to do, in a sentence a person can act on. */
+                                message: string;
+                            }[];
                         }[];
                         /** @description Pass as cursor for the next page; null on the last page. */
                         nextCursor: string | null;
@@ -2602,11 +2763,15 @@ export interface operations {
                     category?: string;
                     externalId?: string;
                     mediaId?: string;
+                    /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
                     /** @description Per-platform settings. */
                     platformMeta?: {
                         facebook?: {
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description An http(s) link without credentials in it.
+                             */
                             coverUrl?: string;
                             /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
                             reel?: boolean;
@@ -2614,7 +2779,7 @@ export interface operations {
                         instagram?: {
                             /**
                              * Format: uri
-                             * @description Reel cover image.
+                             * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
                             /** @description Whether a reel also appears in the feed. */
@@ -2643,7 +2808,10 @@ export interface operations {
                              * @description Scheduled publication on YouTube; needs privacyStatus private.
                              */
                             publishAt?: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description An http(s) link without credentials in it.
+                             */
                             thumbnailUrl?: string;
                         };
                     };
@@ -2787,6 +2955,13 @@ export interface operations {
                         title: string | null;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description Set when the post went out but not quite as asked (e.g. YouTube kept it private); empty otherwise. */
+                        warnings: {
+                            /** @description One of youtube_private_lock, tiktok_post_id_pending (more may come). */
+                            code: string;
+                            /** @description What happened and what to do, in a sentence a person can act on. */
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2891,6 +3066,13 @@ export interface operations {
                         title: string | null;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description Set when the post went out but not quite as asked (e.g. YouTube kept it private); empty otherwise. */
+                        warnings: {
+                            /** @description One of youtube_private_lock, tiktok_post_id_pending (more may come). */
+                            code: string;
+                            /** @description What happened and what to do, in a sentence a person can act on. */
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -2971,11 +3153,15 @@ export interface operations {
                     caption?: string;
                     category?: string;
                     mediaId?: string;
+                    /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
                     /** @description Per-platform settings. */
                     platformMeta?: {
                         facebook?: {
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description An http(s) link without credentials in it.
+                             */
                             coverUrl?: string;
                             /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
                             reel?: boolean;
@@ -2983,7 +3169,7 @@ export interface operations {
                         instagram?: {
                             /**
                              * Format: uri
-                             * @description Reel cover image.
+                             * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
                             /** @description Whether a reel also appears in the feed. */
@@ -3012,7 +3198,10 @@ export interface operations {
                              * @description Scheduled publication on YouTube; needs privacyStatus private.
                              */
                             publishAt?: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description An http(s) link without credentials in it.
+                             */
                             thumbnailUrl?: string;
                         };
                     };
@@ -3051,6 +3240,13 @@ export interface operations {
                         title: string | null;
                         /** Format: date-time */
                         updatedAt: string;
+                        /** @description Set when the post went out but not quite as asked (e.g. YouTube kept it private); empty otherwise. */
+                        warnings: {
+                            /** @description One of youtube_private_lock, tiktok_post_id_pending (more may come). */
+                            code: string;
+                            /** @description What happened and what to do, in a sentence a person can act on. */
+                            message: string;
+                        }[];
                     };
                 };
             };
@@ -3351,11 +3547,15 @@ export interface operations {
                     category?: string;
                     externalId?: string;
                     mediaId?: string;
+                    /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
                     /** @description Per-platform settings. */
                     platformMeta?: {
                         facebook?: {
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description An http(s) link without credentials in it.
+                             */
                             coverUrl?: string;
                             /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
                             reel?: boolean;
@@ -3363,7 +3563,7 @@ export interface operations {
                         instagram?: {
                             /**
                              * Format: uri
-                             * @description Reel cover image.
+                             * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
                             /** @description Whether a reel also appears in the feed. */
@@ -3392,7 +3592,10 @@ export interface operations {
                              * @description Scheduled publication on YouTube; needs privacyStatus private.
                              */
                             publishAt?: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description An http(s) link without credentials in it.
+                             */
                             thumbnailUrl?: string;
                         };
                     };
@@ -3511,11 +3714,15 @@ export interface operations {
                     category?: string;
                     externalId?: string;
                     mediaId?: string;
+                    /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
                     /** @description Per-platform settings. */
                     platformMeta?: {
                         facebook?: {
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description An http(s) link without credentials in it.
+                             */
                             coverUrl?: string;
                             /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
                             reel?: boolean;
@@ -3523,7 +3730,7 @@ export interface operations {
                         instagram?: {
                             /**
                              * Format: uri
-                             * @description Reel cover image.
+                             * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
                             /** @description Whether a reel also appears in the feed. */
@@ -3552,7 +3759,10 @@ export interface operations {
                              * @description Scheduled publication on YouTube; needs privacyStatus private.
                              */
                             publishAt?: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description An http(s) link without credentials in it.
+                             */
                             thumbnailUrl?: string;
                         };
                     };
@@ -3671,11 +3881,15 @@ export interface operations {
                     category?: string;
                     externalId?: string;
                     mediaId?: string;
+                    /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
                     /** @description Per-platform settings. */
                     platformMeta?: {
                         facebook?: {
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description An http(s) link without credentials in it.
+                             */
                             coverUrl?: string;
                             /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
                             reel?: boolean;
@@ -3683,7 +3897,7 @@ export interface operations {
                         instagram?: {
                             /**
                              * Format: uri
-                             * @description Reel cover image.
+                             * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
                             /** @description Whether a reel also appears in the feed. */
@@ -3712,7 +3926,10 @@ export interface operations {
                              * @description Scheduled publication on YouTube; needs privacyStatus private.
                              */
                             publishAt?: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description An http(s) link without credentials in it.
+                             */
                             thumbnailUrl?: string;
                         };
                     };
@@ -3897,11 +4114,15 @@ export interface operations {
                     category?: string;
                     externalId?: string;
                     mediaId?: string;
+                    /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
                     /** @description Per-platform settings. */
                     platformMeta?: {
                         facebook?: {
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description An http(s) link without credentials in it.
+                             */
                             coverUrl?: string;
                             /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
                             reel?: boolean;
@@ -3909,7 +4130,7 @@ export interface operations {
                         instagram?: {
                             /**
                              * Format: uri
-                             * @description Reel cover image.
+                             * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
                             /** @description Whether a reel also appears in the feed. */
@@ -3938,7 +4159,10 @@ export interface operations {
                              * @description Scheduled publication on YouTube; needs privacyStatus private.
                              */
                             publishAt?: string;
-                            /** Format: uri */
+                            /**
+                             * Format: uri
+                             * @description An http(s) link without credentials in it.
+                             */
                             thumbnailUrl?: string;
                         };
                     };
@@ -4139,8 +4363,8 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string;
-                    /** @description One or more of post.published, post.failed, post.scheduled, post.cancelled, connection.expired. */
-                    events: ("post.published" | "post.failed" | "post.scheduled" | "post.cancelled" | "connection.expired")[];
+                    /** @description One or more of post.published, post.failed, post.restricted, post.scheduled, post.cancelled, connection.expired. */
+                    events: ("post.published" | "post.failed" | "post.restricted" | "post.scheduled" | "post.cancelled" | "connection.expired")[];
                     /** @description An http(s) URL on the public internet that answers 2xx within the timeout. */
                     url: string;
                 };
@@ -4461,8 +4685,8 @@ export interface operations {
                     description?: string | null;
                     /** @description false pauses deliveries; true resumes a paused or disabled endpoint. */
                     enabled?: boolean;
-                    /** @description One or more of post.published, post.failed, post.scheduled, post.cancelled, connection.expired. */
-                    events?: ("post.published" | "post.failed" | "post.scheduled" | "post.cancelled" | "connection.expired")[];
+                    /** @description One or more of post.published, post.failed, post.restricted, post.scheduled, post.cancelled, connection.expired. */
+                    events?: ("post.published" | "post.failed" | "post.restricted" | "post.scheduled" | "post.cancelled" | "connection.expired")[];
                     /** @description An http(s) URL on the public internet that answers 2xx within the timeout. */
                     url?: string;
                 };

@@ -15,7 +15,11 @@ export const ERROR_STATUS = {
   media_not_found: 400,
   missing_file: 400,
   media_url_not_direct: 400,
+  media_url_refused: 400,
   unsupported_media_type: 400,
+  // TikTok photos: a format TikTok does not take (JPEG and WebP only), or a link outside the verified URL prefixes
+  unsupported_photo_format: 400,
+  media_url_unverified: 400,
   // 401: who are you?
   missing_api_key: 401,
   invalid_api_key: 401,
@@ -37,6 +41,8 @@ export const ERROR_STATUS = {
   external_id_conflict: 409,
   idempotency_conflict: 409,
   post_not_editable: 409,
+  // 410: the media exists but storage no longer holds its bytes
+  media_gone: 410,
   // 413
   file_too_large: 413,
   // 429
@@ -45,6 +51,7 @@ export const ERROR_STATUS = {
   internal_error: 500,
   not_available: 501,
   service_unavailable: 503,
+  upstream_timeout: 504,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

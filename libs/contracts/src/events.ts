@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { PostWarningSchema } from './post';
 
 export interface EventDef<T extends TSchema = TSchema> {
   name: string;
@@ -34,6 +35,8 @@ export const PostPublishedSchema = Type.Object({
   publishedAt: Type.String(),
   /** The post's account (absent from events announced before it was added). */
   accountId: Type.Optional(Type.String()),
+  /** What the platform did differently from what was asked (absent when nothing). */
+  warnings: Type.Optional(Type.Array(PostWarningSchema)),
 });
 export type PostPublished = Static<typeof PostPublishedSchema>;
 
@@ -65,12 +68,18 @@ export const CommentReceivedSchema = Type.Object({
 export type CommentReceived = Static<typeof CommentReceivedSchema>;
 
 export const KeyRevokedSchema = Type.Object({ keyId: Type.String(), accountId: Type.String() });
+/** An OAuth grant (a consent and every token issued under it) revoked; with tokenId, only that access token. */
+export const GrantRevokedSchema = Type.Object({ grantId: Type.String(), accountId: Type.String(), tokenId: Type.Optional(Type.String()) });
+/** An account (or one of its users) disabled or enabled, or its plan or trial changed: cached verdicts of its credentials are stale. */
+export const AccountChangedSchema = Type.Object({ accountId: Type.String(), userId: Type.Optional(Type.String()) });
 
 export const Events = {
   postDue: defineEvent('post.due', PostDueSchema),
   postPublished: defineEvent('post.published', PostPublishedSchema),
   postFailed: defineEvent('post.failed', PostFailedSchema),
   authKeyRevoked: defineEvent('auth.key.revoked', KeyRevokedSchema),
+  authGrantRevoked: defineEvent('auth.grant.revoked', GrantRevokedSchema),
+  authAccountChanged: defineEvent('auth.account.changed', AccountChangedSchema),
   connectionCreated: defineEvent('connection.created', Type.Object({ profileId: Type.String(), accountId: Type.String(), platform: Type.String() })),
   connectionRevoked: defineEvent('connection.revoked', Type.Object({ profileId: Type.String(), accountId: Type.String() })),
   mediaDeleted: defineEvent('media.deleted', Type.Object({ mediaId: Type.String(), accountId: Type.String() })),

@@ -7,6 +7,7 @@ export const MCP_TOOL_NAMES = [
   'svc_get_account_summary',
   'svc_get_analytics',
   'svc_get_billing_summary',
+  'svc_get_connection_health',
   'svc_get_post_approval_status',
   'svc_get_post_status',
   'svc_get_tiktok_posting_options',
@@ -23,3 +24,10 @@ export const MCP_TOOL_NAMES = [
 export type McpToolName = (typeof MCP_TOOL_NAMES)[number];
 
 export const MCP_SCOPES = ['profile', 'mcp:read', 'mcp:write', 'offline_access'] as const;
+
+/**
+ * Largest JSON-RPC request body the agent endpoint reads from an authenticated caller (1 MiB).
+ * Anonymous callers get less; files bigger than svc_upload_media's cap go through the REST upload
+ * or a link import, never base64 in JSON-RPC.
+ */
+export const MCP_MAX_BODY_BYTES = 1024 * 1024;

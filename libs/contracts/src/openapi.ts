@@ -1,5 +1,6 @@
 import { ERROR_STATUS, type ErrorCode } from './errors';
-import { SCOPES } from './principal';
+import { MEDIA_URL_MAX_LENGTH, PLATFORM_MEDIA_MAX } from './post';
+import { LEGACY_WEBHOOK_ACCESS, SCOPES } from './principal';
 import { ErrorBodySchema, Routes, type RouteDef } from './routes';
 
 const clean = (schema: unknown): unknown => JSON.parse(JSON.stringify(schema));
@@ -12,11 +13,23 @@ const DESCRIPTION = `Postbus schedules and publishes social content to Instagram
 3. \`GET /api/v1/connections\` lists profiles; use their ids as \`profileIds\`.
 4. \`POST /api/v1/publish\` with \`{ "platforms": ["threads"], "caption": "Hello", "profileIds": ["prf_…"] }\`.
 5. Poll \`GET /api/v1/posts/{id}\` until \`status\` is \`posted\` (with \`permalink\`) or \`failed\` (with \`failedReason\`).
+   A posted post whose platform did not quite do as asked lists it in \`warnings\` (\`[{ code, message }]\`, e.g.
+   \`youtube_private_lock\`: YouTube kept the video private); the webhook event \`post.restricted\` announces those that
+   show the post to fewer people than asked.
 
 ## Authentication
 Every request carries \`Authorization: Bearer <API key>\` (\`sk_live_…\`). Keys are scoped (${SCOPES.map((s) => `\`${s}\``).join(', ')}),
 can be revoked, may expire, and may be limited to some profiles. Keys belong in server-side code only.
 Agents use the same key, or OAuth 2.1, at \`/api/mcp\`.
+
+A key limited to some profiles sees only those profiles' posts: another profile's post answers \`404 post_not_found\`,
+exactly like a post that does not exist, and lists, counts and analytics leave it out. Webhooks receive every
+profile's events, so such a key gets \`403 profile_scope_denied\` on every webhook route.
+
+Webhooks need \`webhook:read\` (list and read endpoints and deliveries) or \`webhook:write\` (create, change, delete,
+rotate secrets, retry deliveries). Keys issued before these scopes existed that hold \`post:read\` keep webhook access
+until ${LEGACY_WEBHOOK_ACCESS.sunset.slice(0, 10)}; until then their webhook answers carry \`Deprecation\`, \`Sunset\` and
+\`Link: <…>; rel="deprecation"\`. Issue a key with the webhook scopes to keep that access.
 
 ## Errors
 Errors are JSON \`{ "error": "<message>", "code": "<stable code>" }\`:
@@ -30,6 +43,7 @@ ${Object.entries(ERROR_STATUS)
 ## Limits
 - Caption 2,200 characters (Threads 500); TikTok title 150 characters.
 - Uploads and link imports up to 50 MB.
+- Media items per post: Instagram ${PLATFORM_MEDIA_MAX.instagram}, Facebook ${PLATFORM_MEDIA_MAX.facebook}, Threads ${PLATFORM_MEDIA_MAX.threads}, TikTok ${PLATFORM_MEDIA_MAX.tiktok} photos or one video, YouTube ${PLATFORM_MEDIA_MAX.youtube} video (a \`mediaId\` counts as one). Media links are public http(s) URLs of at most ${MEDIA_URL_MAX_LENGTH} characters without credentials (\`media_url_refused\` otherwise); the publisher does not fetch from private, loopback or link-local addresses.
 - 120 requests a minute per key by default: answers carry \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`; over the limit, 429 \`rate_limited\` with \`Retry-After\`.
 - Free trial 14 days; scheduling and storage quotas per plan (\`quota_exceeded\`, \`storage_quota_exceeded\`).
 `;

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PLATFORMS } from './platforms';
+import { PLATFORMS, type Platform } from './platforms';
 
 export const POST_STATUSES = ['draft', 'pending_approval', 'rejected', 'scheduled', 'posted', 'failed', 'cancelled'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
@@ -9,14 +9,25 @@ export const CAPTION_MAX = 2200;
 export const TIKTOK_TITLE_MAX = 150;
 export const TIKTOK_PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
 
+/**
+ * Media items one post may carry on each platform, a mediaId counting as one: an Instagram
+ * carousel holds 10, a Threads carousel 20, a Facebook multi-photo post 10, a TikTok photo post
+ * 35 (a TikTok video is one), a YouTube post one video.
+ */
+export const PLATFORM_MEDIA_MAX: Readonly<Record<Platform, number>> = { instagram: 10, threads: 20, facebook: 10, tiktok: 35, youtube: 1 };
+/** The most media items any platform takes: the bound of mediaUrls before any platform is known. */
+export const MEDIA_URLS_MAX = Math.max(...Object.values(PLATFORM_MEDIA_MAX));
+export const MEDIA_URL_MAX_LENGTH = 2048;
+
 const Timestamp = Type.String({ format: 'date-time' });
-const Url = Type.String({ format: 'uri' });
+const Url = Type.String({ format: 'uri', maxLength: MEDIA_URL_MAX_LENGTH, description: 'An http(s) link without credentials in it.' });
+const MediaUrls = Type.Array(Url, { maxItems: MEDIA_URLS_MAX, description: `Public http(s) links of the media, at most ${MEDIA_URLS_MAX} (each platform has its own cap).` });
 
 export const PlatformMetaSchema = Type.Object(
   {
     instagram: Type.Optional(
       Type.Object({
-        coverUrl: Type.Optional(Type.String({ format: 'uri', description: 'Reel cover image.' })),
+        coverUrl: Type.Optional(Type.String({ format: 'uri', maxLength: MEDIA_URL_MAX_LENGTH, description: 'Reel cover image: an http(s) link without credentials in it.' })),
         thumbOffsetMs: Type.Optional(Type.Integer({ minimum: 0, description: 'Reel cover frame, in ms from the start, when no coverUrl is given.' })),
         shareToFeed: Type.Optional(Type.Boolean({ description: 'Whether a reel also appears in the feed.' })),
         story: Type.Optional(Type.Boolean({ description: 'Publish the single image or video as a story.' })),
@@ -60,7 +71,7 @@ export const PostPayloadSchema = Type.Object(
     title: Type.Optional(Type.String({ description: 'Required for TikTok (max 150) and YouTube.' })),
     scheduledTime: Type.Optional(Type.String({ description: 'ISO 8601 with Z or an offset, in the future.' })),
     profileIds: Type.Optional(Type.Array(Type.String())),
-    mediaUrls: Type.Optional(Type.Array(Url)),
+    mediaUrls: Type.Optional(MediaUrls),
     mediaId: Type.Optional(Type.String()),
     platformMeta: Type.Optional(PlatformMetaSchema),
     externalId: Type.Optional(Type.String({ maxLength: 255 })),
@@ -77,6 +88,22 @@ export const CreatePostsResultSchema = Type.Object({
 });
 export type CreatePostsResult = Static<typeof CreatePostsResultSchema>;
 
+/**
+ * What the platform did that the author should know though the post went out: `youtube_private_lock`
+ * (YouTube kept the video private: the API project has not passed YouTube's audit),
+ * `tiktok_post_id_pending` (TikTok had not released the post's id when Postbus stopped waiting).
+ */
+export const POST_WARNING_CODES = ['youtube_private_lock', 'tiktok_post_id_pending'] as const;
+export type PostWarningCode = (typeof POST_WARNING_CODES)[number];
+/** Warnings meaning fewer people can see the post than were asked for: they raise the webhook event post.restricted. */
+export const RESTRICTING_WARNING_CODES: readonly PostWarningCode[] = ['youtube_private_lock'];
+
+export const PostWarningSchema = Type.Object({
+  code: Type.String({ description: `One of ${POST_WARNING_CODES.join(', ')} (more may come).` }),
+  message: Type.String({ description: 'What happened and what to do, in a sentence a person can act on.' }),
+});
+export type PostWarning = Static<typeof PostWarningSchema>;
+
 /** A post as GET /posts/{id} returns it (spec 2.3). */
 export const PostSchema = Type.Object({
   id: Type.String(),
@@ -91,6 +118,7 @@ export const PostSchema = Type.Object({
   failedReason: Type.Union([Type.String(), Type.Null()]),
   externalId: Type.Union([Type.String(), Type.Null()]),
   permalink: Type.Union([Type.String(), Type.Null()]),
+  warnings: Type.Array(PostWarningSchema, { description: 'Set when the post went out but not quite as asked (e.g. YouTube kept it private); empty otherwise.' }),
   platformMeta: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
   category: Type.Union([Type.String(), Type.Null()]),
   createdAt: Timestamp,
@@ -112,7 +140,7 @@ export const PostUpdateSchema = Type.Object(
     caption: Type.Optional(Type.String({ maxLength: CAPTION_MAX })),
     title: Type.Optional(Type.String()),
     scheduledTime: Type.Optional(Type.String({ description: 'ISO 8601 with Z or an offset, in the future. Setting it on a draft schedules the draft.' })),
-    mediaUrls: Type.Optional(Type.Array(Url)),
+    mediaUrls: Type.Optional(MediaUrls),
     mediaId: Type.Optional(Type.String()),
     platformMeta: Type.Optional(PlatformMetaSchema),
     category: Type.Optional(Type.String({ maxLength: 100 })),

@@ -5,6 +5,8 @@
 export interface VarSpec<T> {
   doc: string;
   default?: T;
+  /** A secret: a value it refuses is not repeated in the error. */
+  secret?: boolean;
   /** Parses the raw string or throws with a reason. */
   parse(raw: string): T;
 }
@@ -82,7 +84,7 @@ export function loadConfig<S extends Specs>(specs: S, env: Record<string, string
     try {
       out[name] = spec.parse(raw);
     } catch (err) {
-      problems.push(`${name}=${JSON.stringify(raw)}: ${(err as Error).message} (${spec.doc})`);
+      problems.push(`${name}${spec.secret ? '' : `=${JSON.stringify(raw)}`}: ${(err as Error).message} (${spec.doc})`);
     }
   }
   if (problems.length) throw new ConfigError(problems);

@@ -9,6 +9,8 @@ export interface DataSourceOptions {
   entities?: MixedList<EntitySchema | Function>;
   migrations: MixedList<Function>;
   poolSize?: number;
+  /** Act as this role (an administrator's URL running a service's migrations): what it creates, the role owns. */
+  role?: string;
 }
 
 /**
@@ -20,11 +22,15 @@ export async function openDataSource(opts: DataSourceOptions): Promise<DataSourc
   const admin = new Client({ connectionString: opts.url });
   await admin.connect();
   try {
-    try {
-      await admin.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
-    } catch (err) {
-      // Two services booting at once may race on CREATE SCHEMA; the loser sees a unique violation.
-      if ((err as { code?: string }).code !== '23505') throw err;
+    // A service's own role owns its schema but may not create schemas: look before creating.
+    const exists = await admin.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [opts.schema]);
+    if (!exists.rowCount) {
+      try {
+        await admin.query(`CREATE SCHEMA IF NOT EXISTS "${opts.schema}"`);
+      } catch (err) {
+        // Two services booting at once may race on CREATE SCHEMA; the loser sees a unique violation.
+        if ((err as { code?: string }).code !== '23505') throw err;
+      }
     }
     await admin.query('SELECT pg_advisory_lock(hashtext($1))', [`postbus.migrations.${opts.schema}`]);
     const ds = new DataSource({
@@ -37,7 +43,7 @@ export async function openDataSource(opts: DataSourceOptions): Promise<DataSourc
       migrationsTransactionMode: 'each',
       synchronize: false,
       logging: false,
-      extra: { max: opts.poolSize ?? 10, options: `-c search_path="${opts.schema}"` },
+      extra: { max: opts.poolSize ?? 10, options: `-c search_path="${opts.schema}"${opts.role ? ` -c role=${opts.role}` : ''}` },
     });
     await ds.initialize();
     try {

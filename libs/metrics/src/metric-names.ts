@@ -28,10 +28,14 @@ export const METRIC = {
   publishDuration: 'postbus_publish_duration_seconds',
   /** Counter {platform, outcome}: the same calls, counted. */
   publishOutcomes: 'postbus_publish_outcomes_total',
+  /** Counter {platform, cause}: posts put off without counting an attempt; cause `rate_limit` (our per-profile limits), `throttle` (the platform's rate limits) or `publishing_quota` (its posts-per-window quota). */
+  publishDeferrals: 'postbus_publish_deferrals_total',
   /** Counter {outcome}: webhook delivery attempts; outcome `delivered` (2xx) or `failed` (retried while the policy allows). */
   webhookDeliveries: 'postbus_webhook_deliveries_total',
   /** Histogram {outcome}: how long a webhook delivery (one HTTP POST to a subscriber) took. */
   webhookDeliveryDuration: 'postbus_webhook_delivery_duration_seconds',
+  /** Counter {operation}: media whose stored object was missing although its row named it; operation `serve` (answered 410 media_gone) or `dedupe` (stored again from the upload). */
+  mediaObjectsMissing: 'postbus_media_objects_missing_total',
   /** Gauge {dependency}: 1 when the database or the broker answers this service, else 0. */
   dependencyUp: 'postbus_dependency_up',
 } as const;

@@ -29,8 +29,10 @@ export class ServiceMetrics {
   private readonly redispatches: Counter;
   private readonly publishTime: Histogram<'platform' | 'outcome'>;
   private readonly publishCount: Counter<'platform' | 'outcome'>;
+  private readonly deferrals: Counter<'platform' | 'cause'>;
   private readonly webhookCount: Counter<'outcome'>;
   private readonly webhookTime: Histogram<'outcome'>;
+  private readonly missingObjects: Counter<'operation'>;
 
   constructor(
     readonly service: string,
@@ -50,8 +52,10 @@ export class ServiceMetrics {
     this.redispatches = new Counter({ name: METRIC.postsRedispatched, help: 'Dispatched posts announced again because no outcome came back in time', registers });
     this.publishTime = new Histogram({ name: METRIC.publishDuration, help: 'Platform publish calls, by platform and outcome', labelNames: ['platform', 'outcome'], buckets: PUBLISH_BUCKETS, registers });
     this.publishCount = new Counter({ name: METRIC.publishOutcomes, help: 'Platform publish calls, by platform and outcome', labelNames: ['platform', 'outcome'], registers });
+    this.deferrals = new Counter({ name: METRIC.publishDeferrals, help: 'Posts put off without counting an attempt, by platform and cause (rate_limit, throttle, publishing_quota)', labelNames: ['platform', 'cause'], registers });
     this.webhookCount = new Counter({ name: METRIC.webhookDeliveries, help: 'Webhook delivery attempts, by outcome (delivered, failed)', labelNames: ['outcome'], registers });
     this.webhookTime = new Histogram({ name: METRIC.webhookDeliveryDuration, help: 'Webhook delivery attempts, by outcome', labelNames: ['outcome'], buckets: LATENCY_BUCKETS, registers });
+    this.missingObjects = new Counter({ name: METRIC.mediaObjectsMissing, help: 'Media whose stored object was missing, by operation (serve, dedupe)', labelNames: ['operation'], registers });
 
     const outboxes = this.outboxes;
     new Gauge({
@@ -112,10 +116,20 @@ export class ServiceMetrics {
     this.publishCount.inc({ platform, outcome });
   }
 
+  /** A post put off: by our own per-profile limits (`rate_limit`), the platform's throttling (`throttle`) or its full publishing quota (`publishing_quota`). */
+  publishDeferred(platform: string, cause: 'rate_limit' | 'throttle' | 'publishing_quota'): void {
+    this.deferrals.inc({ platform, cause });
+  }
+
   /** One webhook delivery attempt: the endpoint answered 2xx (`delivered`) or not (`failed`; the policy may retry it). */
   webhookDelivered(outcome: 'delivered' | 'failed', seconds: number): void {
     this.webhookTime.observe({ outcome }, seconds);
     this.webhookCount.inc({ outcome });
+  }
+
+  /** Storage lost the object behind a media row: found while serving it, or while deduplicating an upload onto it. */
+  mediaObjectMissing(operation: 'serve' | 'dedupe'): void {
+    this.missingObjects.inc({ operation });
   }
 
   /** Reports the outbox backlog (OutboxRelay.backlog) at each scrape. */

@@ -22,7 +22,34 @@ export interface PlatformErrorInit {
   outcomeUnknown?: boolean;
   /** True when the platform refused the access token (expired or invalid): refreshing it once may help. */
   tokenRejected?: boolean;
+  /**
+   * True when the platform-side object (an Instagram container, a TikTok publish) failed for a
+   * reason that may pass and can never succeed itself: nothing was published, and the retry must
+   * start over with a new one instead of asking about the dead one again.
+   */
+  restart?: boolean;
+  /** Set when the platform is throttling or its publishing quota is full: the publisher waits instead of counting an attempt. */
+  throttle?: PlatformThrottle;
   cause?: unknown;
+}
+
+/**
+ * A refusal that says "not now": too many calls in the platform's rolling window (Meta codes
+ * 4, 17, 32, 613, 80000–80014) or no publishing slot left (Instagram content_publishing_limit).
+ */
+export interface PlatformThrottle {
+  /** `rate_limit`: too many API calls; `publishing_quota`: too many posts in the window. */
+  kind: 'rate_limit' | 'publishing_quota';
+  /** `app`: every profile of the platform waits (the app's budget); `account`: only this profile. */
+  scope: 'app' | 'account';
+  /** When the platform said access returns (Retry-After, `estimated_time_to_regain_access`). */
+  waitMs?: number;
+  /** The highest usage percentage the platform reported (`X-App-Usage` and its kin); 100 means the budget is spent. */
+  usagePct?: number;
+  /** The platform's rolling window, when known (Instagram's `quota_duration`). */
+  windowMs?: number;
+  /** Posts the window allows, when known (Instagram's `quota_total`). */
+  quotaTotal?: number;
 }
 
 /**
@@ -39,6 +66,8 @@ export class PlatformError extends Error {
   readonly containerId?: string;
   readonly outcomeUnknown: boolean;
   readonly tokenRejected: boolean;
+  readonly restart: boolean;
+  readonly throttle?: PlatformThrottle;
 
   constructor(message: string, init: PlatformErrorInit) {
     super(message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -52,6 +81,8 @@ export class PlatformError extends Error {
     this.containerId = init.containerId;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
     this.tokenRejected = init.tokenRejected ?? false;
+    this.restart = init.restart ?? false;
+    this.throttle = init.throttle;
   }
 
   /** A copy carrying extra context (e.g. the container id once it is known). */
@@ -66,6 +97,8 @@ export class PlatformError extends Error {
       containerId: extra.containerId ?? this.containerId,
       outcomeUnknown: extra.outcomeUnknown ?? this.outcomeUnknown,
       tokenRejected: this.tokenRejected,
+      restart: this.restart,
+      throttle: this.throttle,
       cause: this.cause,
     });
   }

@@ -20,7 +20,6 @@ describe('mapping Instagram error answers', () => {
   });
 
   test.each([
-    ['2207042 (publishing limit)', meta(9, 2207042), /limit of API-published posts/],
     ['2207004 (image over 8 MB)', meta(36000, 2207004), /larger than the 8 MB/],
     ['2207026 (video format)', meta(352, 2207026), /H\.264 MP4/],
     ['2207051 (spam protection)', meta(4, 2207051), /wait a few hours/],

@@ -18,6 +18,12 @@ const app = { clientId: 'postbus-test', clientSecret: 'secret' };
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
+  // These tests refresh tokens just issued; the 24-hour minimum age of Instagram and Threads
+  // refreshes has its own tests (services/sandbox/test/platform-rules.test.ts).
+  for (const platform of ['instagram', 'threads']) {
+    const res = await fetch(`${sandbox.url}/__sandbox/oauth/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platform, refreshMinAgeSec: 0 }) });
+    if (!res.ok) throw new Error(`sandbox settings: ${res.status} ${await res.text()}`);
+  }
 });
 afterAll(() => sandbox.close());
 
@@ -100,6 +106,7 @@ describe('a whole grant, platform by platform', () => {
     const scopes = (p: keyof typeof all) => new URL(all[p].authorizeUrl({ redirectUri: REDIRECT, state: 's', codeChallenge: all[p].pkce ? 'chal' : undefined })).searchParams.get('scope')!.split(/[ ,]/);
     expect(scopes('instagram')).toEqual(expect.arrayContaining(['instagram_business_content_publish', 'instagram_business_manage_comments', 'instagram_business_manage_insights']));
     expect(scopes('facebook')).toEqual(expect.arrayContaining(['pages_manage_posts', 'pages_manage_engagement', 'read_insights']));
+    expect(scopes('facebook')).not.toContain('publish_video'); // Live Video's permission, not needed for Page videos or reels
     expect(scopes('threads')).toEqual(expect.arrayContaining(['threads_content_publish', 'threads_read_replies', 'threads_manage_replies', 'threads_manage_insights']));
     expect(scopes('tiktok')).toEqual(expect.arrayContaining(['video.publish', 'video.list']));
     expect(scopes('youtube')).toEqual(expect.arrayContaining(['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly']));

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Strategy } from 'passport-strategy';
 import type { Request } from 'express';
-import { AppError, Rpc, type Principal } from '@postbus/contracts';
+import { AppError, Events, Rpc, type EventEnvelope, type Principal } from '@postbus/contracts';
 import type { RpcClient } from '@postbus/bus';
 
 /** Reads only `Authorization: Bearer <key>`; keys never travel in URLs or bodies. */
@@ -10,6 +10,9 @@ export function bearerToken(req: Request): string | undefined {
   const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
   return match?.[1];
 }
+
+/** Auth's events after which a cached verdict is stale; every replica hears them on a queue of its own (PrincipalCache.forget). */
+export const STALE_VERDICT_EVENTS = [Events.authKeyRevoked.name, Events.authGrantRevoked.name, Events.authAccountChanged.name];
 
 /** Verdicts of auth, kept briefly so a busy key costs one RPC per AUTH_CACHE_MS, dropped on revocation. */
 export class PrincipalCache {
@@ -33,8 +36,20 @@ export class PrincipalCache {
   evictKey(keyId: string): void {
     for (const [hash, e] of this.entries) if (e.principal.credential.id === keyId) this.entries.delete(hash);
   }
-  evictAccount(accountId: string): void {
-    for (const [hash, e] of this.entries) if (e.principal.accountId === accountId) this.entries.delete(hash);
+  evictAccount(accountId: string, credentialType?: Principal['credential']['type']): void {
+    for (const [hash, e] of this.entries) if (e.principal.accountId === accountId && (!credentialType || e.principal.credential.type === credentialType)) this.entries.delete(hash);
+  }
+
+  /**
+   * Drops what one of STALE_VERDICT_EVENTS makes stale: a revoked key; the account's OAuth verdicts
+   * when a grant is revoked (a verdict names its access token, not its grant; revocations are rare);
+   * every verdict of an account that was disabled or changed plan.
+   */
+  forget(event: EventEnvelope): void {
+    const data = (event.data ?? {}) as { keyId?: unknown; accountId?: unknown };
+    if (event.name === Events.authKeyRevoked.name && typeof data.keyId === 'string') this.evictKey(data.keyId);
+    else if (event.name === Events.authGrantRevoked.name && typeof data.accountId === 'string') this.evictAccount(data.accountId, 'oauth');
+    else if (event.name === Events.authAccountChanged.name && typeof data.accountId === 'string') this.evictAccount(data.accountId);
   }
 }
 

@@ -38,4 +38,4 @@ export function apiKeyAuth(rpc: RpcClient, cache: PrincipalCache) {
     })(req, res, next);
 }
 
-export { ApiKeyStrategy, PrincipalCache, bearerToken } from './api-key.strategy';
+export { ApiKeyStrategy, PrincipalCache, STALE_VERDICT_EVENTS, bearerToken } from './api-key.strategy';

@@ -3,11 +3,13 @@ import { healthRpc } from '@postbus/contracts';
 import { openBus, type Bus, type RpcServer } from '@postbus/bus';
 import { bool, commonVars, createLogger, Lifecycle, loadConfig, openDataSource, str, type ConfigOf, type Logger } from '@postbus/kit';
 import { ServiceMetrics } from '@postbus/metrics';
+import { busKeyVars, serviceBusKeys } from './bus-keys';
 import { metricsPortOf, metricsPortVar } from './metrics-port';
 import { startOpsServer, type Checks } from './ops-server';
 
 export const serviceVars = {
   ...commonVars,
+  ...busKeyVars,
   BUS_EPHEMERAL: bool('Queues expire once unused (tests only)', false),
   METRICS_PORT: metricsPortVar,
   METRICS_HOST: str('Interface the operations listener binds (probes and Prometheus reach it there)', '0.0.0.0'),
@@ -45,6 +47,7 @@ export async function bootService(opts: {
   const logger = createLogger(opts.name, config.LOG_LEVEL);
   const lifecycle = new Lifecycle(logger);
   const metrics = new ServiceMetrics(opts.name);
+  const keys = serviceBusKeys(config);
   let ds: DataSource | undefined;
   try {
     if (opts.schema) {
@@ -54,7 +57,7 @@ export async function bootService(opts: {
       const dsRef = ds;
       lifecycle.onStop('database', () => dsRef.destroy());
     }
-    const bus = await openBus({ url: config.AMQP_URL, namespace: config.BUS_NAMESPACE, logger, rpcTimeoutMs: config.RPC_TIMEOUT_MS, ephemeral: config.BUS_EPHEMERAL, observer: metrics });
+    const bus = await openBus({ url: config.AMQP_URL, namespace: config.BUS_NAMESPACE, logger, rpcTimeoutMs: config.RPC_TIMEOUT_MS, ephemeral: config.BUS_EPHEMERAL, observer: metrics, keys });
     lifecycle.onStop('bus', () => bus.close());
     const rpc = bus.serve(opts.name, { prefetch: opts.rpcPrefetch });
     rpc.handle(healthRpc(opts.name), async () => {

@@ -3,8 +3,8 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
-import { openBus, type Bus } from '@postbus/bus';
-import { createLogger } from '@postbus/kit';
+import { developmentBrokerUrls, openBus, type Bus } from '@postbus/bus';
+import { createLogger, DATABASE_SERVICES, databaseRoleOf, databaseUrlAs, provisionServiceRoles } from '@postbus/kit';
 import { start as startAuth } from '@postbus/auth';
 import { start as startAutomation } from '@postbus/automation';
 import { start as startConnections } from '@postbus/connections';
@@ -27,6 +27,8 @@ export interface RunningSystem {
   bus: Bus;
   /** Each service's operations listener (`${url}/metrics`, `/healthz`, `/readyz`), by service name. */
   metricsUrls: Record<string, string>;
+  /** The HTTP listeners the gateway streams to (auth, media, mcp, …), by service name: to reach one without the gateway. */
+  httpUrls: Record<string, string>;
   seedAccount(opts?: { platforms?: string[]; scopes?: string[]; plan?: string; tester?: boolean }): Promise<SeededAccount>;
   /** Stops one service (to see the rest cope); the others keep running. */
   stopService(name: string): Promise<void>;
@@ -62,9 +64,17 @@ export async function freePort(): Promise<number> {
  * `deps` hands a service's start() its second argument by name, e.g. `{ media: { resolve } }` to play DNS answers.
  */
 export async function startSystem(testEnv: TestEnv, extraEnv: Record<string, string> = {}, deps: Record<string, unknown> = {}): Promise<RunningSystem> {
-  const sandbox = await startSandbox({ port: 0, processingDelayMs: 0 });
+  // As deployed: each service connects with a role of its own that reaches only its own schema.
+  await provisionServiceRoles(testEnv.databaseUrl);
+  const ownDatabaseUrl = (name: string): Record<string, string> => ((DATABASE_SERVICES as readonly string[]).includes(name) ? { DATABASE_URL: databaseUrlAs(testEnv.databaseUrl, databaseRoleOf(name)) } : {});
+  // And a broker user of its own that reaches only its own queues (created once per run, by jest's globalSetup).
+  const brokerUrls = developmentBrokerUrls(testEnv.amqpUrl);
+  const ownCredentials = (name: string): Record<string, string> => ({ ...ownDatabaseUrl(name), ...(brokerUrls[name] && { AMQP_URL: brokerUrls[name] }) });
   const gatewayPort = await freePort();
   const baseUrl = `http://127.0.0.1:${gatewayPort}`;
+  // Stored media is served under {base_url}/files/: the one prefix the test system's TikTok app has verified.
+  const verifiedMedia = `${baseUrl}/files/`;
+  const sandbox = await startSandbox({ port: 0, processingDelayMs: 0, tiktok: { verifiedUrlPrefixes: [verifiedMedia] } });
   const env: Record<string, string> = {
     ...testEnv.env,
     PUBLIC_BASE_URL: baseUrl,
@@ -75,12 +85,17 @@ export async function startSystem(testEnv: TestEnv, extraEnv: Record<string, str
     PLATFORM_POLL_INTERVAL_MS: '20',
     // Tests poll every 50 ms with one key; the per-key limit has its own test (RATE_LIMIT_PER_MINUTE in extraEnv).
     RATE_LIMIT_PER_MINUTE: '100000',
+    // Every test request comes from 127.0.0.1: the per-address limits are off unless a test turns them on.
+    RATE_LIMIT_PER_IP_PER_MINUTE: '0',
+    RATE_LIMIT_ATTEMPTS_PER_IP: '0',
     PUBLISHER_RETRY_DELAYS_MS: '100,200',
-    THREADS_API_URL: `${sandbox.url}/threads/v1.0`,
+    THREADS_API_URL: `${sandbox.url}/threads`,
     SANDBOX_URL: sandbox.url,
     MEDIA_ALLOW_LOOPBACK_IMPORTS: 'true',
+    PUBLISHER_ALLOW_LOOPBACK_MEDIA: 'true',
     WEBHOOKS_ALLOW_LOOPBACK: 'true',
     MEDIA_LOCAL_DIR: join(tmpdir(), `postbus-media-${testEnv.namespace}`),
+    TIKTOK_PULL_URL_PREFIXES: verifiedMedia,
     ...extraEnv,
   };
   const stops: (() => Promise<void>)[] = [() => rm(env.MEDIA_LOCAL_DIR, { recursive: true, force: true }), () => sandbox.close()];
@@ -90,18 +105,19 @@ export async function startSystem(testEnv: TestEnv, extraEnv: Record<string, str
   try {
     // Services with HTTP of their own listen on a free port; the gateway is told where they are.
     const services = { auth: startAuth, connections: startConnections, posts: startPosts, media: startMedia, publisher: startPublisher, mcp: startMcp, webhooks: startWebhooks, automation: startAutomation };
-    const gatewayEnv: Record<string, string> = { ...env, PORT: String(gatewayPort) };
+    const gatewayEnv: Record<string, string> = { ...env, ...ownCredentials('gateway'), PORT: String(gatewayPort) };
     const running = new Map<string, { stop(): Promise<void> }>();
     const metricsUrls: Record<string, string> = {};
+    const httpUrls: Record<string, string> = {};
     let mcpHostUrl = '';
     for (const [name, start] of Object.entries(services)) {
       const upper = name.toUpperCase();
-      const svc = (await (start as (env: Record<string, string>, deps?: unknown) => Promise<unknown>)({ ...env, [`${upper}_HTTP_PORT`]: '0' }, deps[name])) as { lifecycle: { stop(): Promise<void>; markStarted(): void }; httpUrl?: string; metricsUrl?: string };
+      const svc = (await (start as (env: Record<string, string>, deps?: unknown) => Promise<unknown>)({ ...env, ...ownCredentials(name), [`${upper}_HTTP_PORT`]: '0' }, deps[name])) as { lifecycle: { stop(): Promise<void>; markStarted(): void }; httpUrl?: string; metricsUrl?: string };
       svc.lifecycle.markStarted();
       if (svc.metricsUrl) metricsUrls[name] = svc.metricsUrl;
       stops.push(() => svc.lifecycle.stop());
       running.set(name, svc.lifecycle);
-      if (svc.httpUrl) gatewayEnv[`${upper}_HTTP_URL`] = svc.httpUrl;
+      if (svc.httpUrl) gatewayEnv[`${upper}_HTTP_URL`] = httpUrls[name] = svc.httpUrl;
       if (name === 'mcp') mcpHostUrl = (svc as { hostUrl?: string }).hostUrl ?? '';
     }
     const gateway = await startGateway(gatewayEnv);
@@ -116,6 +132,7 @@ export async function startSystem(testEnv: TestEnv, extraEnv: Record<string, str
       mcpHostUrl,
       bus,
       metricsUrls,
+      httpUrls,
       seedAccount: (opts = {}) => seedAccount(bus.rpc, sandbox.url, { email: `dev-${randomBytes(4).toString('hex')}@example.com`, ...opts }),
       stopService: async (name) => {
         const svc = running.get(name);

@@ -2,6 +2,7 @@ import { OutboxRelay } from '@postbus/bus';
 import { runMain } from '@postbus/kit';
 import { bootService, listen } from '@postbus/service';
 import { AccountRepository } from './accounts/account.repository';
+import { OWASP_SCRYPT, PasswordHasher } from './accounts/password';
 import { readConfig } from './config';
 import { createHttpApp } from './entry-points/http';
 import { profilesOf } from './entry-points/profiles';
@@ -19,14 +20,17 @@ import { ClientMetadataDocuments } from './oauth/client-metadata-documents';
 import { ClientRepository } from './oauth/client.repository';
 import { GrantRepository } from './oauth/grant.repository';
 import { SessionRepository } from './sessions/session.repository';
+import { SignInBackoff } from './sessions/sign-in-backoff.repository';
 
 export async function start(env?: Record<string, string | undefined>) {
   const config = readConfig(env);
   const svc = await bootService({ name: 'auth', config, schema: 'auth', migrations });
   const ds = svc.ds!;
-  const accounts = new AccountRepository(ds, config.TRIAL_DAYS);
+  const passwords = new PasswordHasher({ ...OWASP_SCRYPT, N: config.PASSWORD_SCRYPT_N });
+  const accounts = new AccountRepository(ds, config.TRIAL_DAYS, passwords);
   const keys = new ApiKeyRepository(ds);
   const sessions = new SessionRepository(ds, config.SESSION_TTL_HOURS * 3_600_000);
+  const backoff = new SignInBackoff(ds, { freeFailures: config.SIGN_IN_FREE_FAILURES, firstLockMs: config.SIGN_IN_FIRST_LOCK_SECONDS * 1000, maxLockMs: config.SIGN_IN_MAX_LOCK_SECONDS * 1000 });
   const relay = new OutboxRelay(ds, svc.bus.events, svc.logger.child({ module: 'outbox' }));
   const announced = () => relay.kick();
 
@@ -41,10 +45,10 @@ export async function start(env?: Record<string, string | undefined>) {
     cacheSeconds: config.OAUTH_CIMD_CACHE_SECONDS,
   });
   const clients = new ClientDirectory(registeredClients, documents);
-  const grants = new GrantRepository(ds);
+  const grants = new GrantRepository(ds, announced);
   const oauthLogger = svc.logger.child({ module: 'oauth' });
   const server = new AuthorizationServer(
-    { clients, grants, logger: oauthLogger },
+    { clients, grants, logger: oauthLogger, grantMaxMs: config.OAUTH_GRANT_MAX_DAYS * 86_400_000 },
     { issuer, codeTtlSeconds: config.OAUTH_CODE_TTL_SECONDS, accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS, refreshTokenTtlSeconds: config.OAUTH_REFRESH_TOKEN_TTL_DAYS * 86_400 },
   );
   const mcpJwt = new McpJwt(config.AUTH_JWT_SECRET, issuer, resources[0], config.MCP_TOKEN_TTL_SECONDS);
@@ -53,8 +57,11 @@ export async function start(env?: Record<string, string | undefined>) {
   registerSummariesRpc(svc.rpc, { ds, accounts, config, client: svc.bus.rpc });
   const app = createHttpApp({
     accounts,
+    passwords,
     sessions,
     keys,
+    backoff,
+    grants,
     config,
     logger: svc.logger.child({ module: 'pages' }),
     issueKey: (input) => issueApiKey(ds, input),

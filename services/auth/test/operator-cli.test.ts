@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { openBus, type Bus } from '@postbus/bus';
-import { Rpc } from '@postbus/contracts';
+import { Rpc, SCOPES } from '@postbus/contracts';
 import { createLogger } from '@postbus/kit';
 import { createTestEnv, type TestEnv } from '@postbus/testing';
 import type { CliCommand } from '../../../scripts/postbus';
@@ -48,7 +48,8 @@ test('when an operator creates an account and issues a key, then the key is prin
   expect(issued.apiKey).toMatch(/^sk_live_[0-9A-Za-z]{43}$/);
   const principal = await verify(issued.apiKey);
   expect(principal).toMatchObject({ accountId: created.accountId, userId: created.userId, credential: { type: 'api_key', id: issued.keyId }, profileIds: 'all' });
-  expect(principal.scopes).toHaveLength(9);
+  expect([...principal.scopes].sort()).toEqual([...SCOPES].sort());
+  expect(principal.scopes).toEqual(expect.arrayContaining(['webhook:read', 'webhook:write']));
   const listed = await run('list-keys', { account: created.accountId });
   expect(listed).toEqual([expect.objectContaining({ keyId: issued.keyId, name: 'ci', status: 'active' })]);
   expect(JSON.stringify(listed)).not.toContain(issued.apiKey);
@@ -61,6 +62,14 @@ test('when a key is issued with limited scopes, profiles and an expiry, then it 
   expect(await verify(issued.apiKey)).toMatchObject({ scopes: ['post:read', 'post:write'], profileIds: ['prf_one', 'prf_two'] });
   const [key] = await run('list-keys', { account: accountId });
   expect(key.expiresAt).toBe(expires);
+});
+
+test('when a key is issued with the webhook scopes only, then it carries them and nothing it was not given', async () => {
+  const { accountId } = await run('create-account', { email: email() });
+  const issued = await run('issue-key', { account: accountId, scopes: 'webhook:read,webhook:write' });
+  const principal = await verify(issued.apiKey);
+  expect(principal.scopes).toEqual(['webhook:read', 'webhook:write']);
+  expect(principal.deprecatedScopes).toBeUndefined();
 });
 
 test('when the plan and tester flag change, then the key follows: expired is plan_required, tester and pro pass', async () => {

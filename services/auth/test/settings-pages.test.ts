@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
 import { Rpc } from '@postbus/contracts';
 import { connectSandboxProfile, createTestEnv, startSystem, waitFor, type RunningSystem, type TestEnv } from '@postbus/testing';
 
@@ -192,6 +193,30 @@ describe('API keys in settings', () => {
     expect(later.html).toContain('server one');
     expect(later.html).toMatch(/<td>post:read post:write<\/td>/);
     expect(later.html).not.toMatch(/<td>never<\/td><td class="status">active/);
+  });
+
+  test('when a key is created with the webhook scopes the form offers, then it manages webhooks; a key from before them shows until when it keeps them', async () => {
+    const { browser, accountId } = await signedUp();
+    const settings = await browser.open('/settings');
+    for (const scope of ['webhook:read', 'webhook:write']) expect(settings.html).toContain(`name="scopes" value="${scope}"`);
+    const created = await browser.request('/settings/keys', { _csrf: settings.csrf, name: 'hooks', scopes: ['webhook:read', 'webhook:write'], restriction: 'all', expiresInDays: '' });
+    expect(created.status).toBe(201);
+    const key = created.html.match(/id="new-key" type="text" readonly value="(sk_live_[0-9A-Za-z]{43})"/)![1];
+    expect(await api(key, '/api/v1/webhooks')).toEqual({ status: 200, body: { data: [] } });
+
+    const older = await browser.request('/settings/keys', { _csrf: settings.csrf, name: 'older', scopes: 'post:read', restriction: 'all', expiresInDays: '' });
+    expect(older.status).toBe(201);
+    // As the migration marks keys that held post:read when the webhook scopes came.
+    const db = new Client({ connectionString: env.databaseUrl });
+    await db.connect();
+    try {
+      await db.query(`UPDATE auth.api_keys SET legacy_webhook_scopes = true WHERE account_id = $1 AND name = 'older'`, [accountId]);
+    } finally {
+      await db.end();
+    }
+    const later = await browser.open('/settings');
+    expect(later.html).toMatch(/<td>post:read<br><span class="muted">webhook:read webhook:write until 2027-03-01 /);
+    expect(later.html).toMatch(/<td>webhook:read webhook:write<\/td>/);
   });
 
   test('when the create-key form is posted without its token, then 403 and no key', async () => {

@@ -1,4 +1,5 @@
 import { ConfigError, int, loadConfig, oneOf, str, url, type VarSpec } from '@postbus/kit';
+import { metaHostVar, metaVersionVars, versionedBase } from '@postbus/platforms';
 import { serviceVars } from '@postbus/service';
 
 /** The sandbox apps' secret: it signs the sandbox's comment webhooks; production refuses it. */
@@ -35,17 +36,21 @@ export const automationVars = {
   AUTOMATION_CONCURRENCY: int('Comments one automation process answers at once', 8, 1),
   PLATFORM_REQUEST_TIMEOUT_MS: int('Deadline of one reply call to a platform', 10_000, 1),
   SANDBOX_URL: url('The platform sandbox; every platform URL left empty is a path under it', 'http://127.0.0.1:4010'),
-  INSTAGRAM_API_URL: sandboxDefault('Instagram Graph API base URL; real: https://graph.instagram.com/v21.0'),
-  FACEBOOK_API_URL: sandboxDefault('Facebook Graph API base URL; real: https://graph.facebook.com/v21.0'),
-  THREADS_API_URL: sandboxDefault('Threads Graph API base URL; real: https://graph.threads.net/v1.0'),
+  ...metaVersionVars,
+  INSTAGRAM_API_URL: metaHostVar('Instagram Graph host, META_GRAPH_VERSION appended; real: https://graph.instagram.com (empty: under SANDBOX_URL)'),
+  FACEBOOK_API_URL: metaHostVar('Facebook Graph host, META_GRAPH_VERSION appended; real: https://graph.facebook.com (empty: under SANDBOX_URL)'),
+  THREADS_API_URL: metaHostVar('Threads host, THREADS_API_VERSION appended; real: https://graph.threads.net (empty: under SANDBOX_URL)'),
   PLATFORM_POLL_INTERVAL_MS: int('Pause between status checks of a Threads reply container before it is published', 1000, 1),
 };
 
-const SANDBOX_PATHS = { INSTAGRAM_API_URL: '/instagram/v21.0', FACEBOOK_API_URL: '/facebook/v21.0', THREADS_API_URL: '/threads/v1.0' } as const;
+const SANDBOX_PATHS = { INSTAGRAM_API_URL: '/instagram', FACEBOOK_API_URL: '/facebook', THREADS_API_URL: '/threads' } as const;
 
 export function readConfig(env: Record<string, string | undefined> = process.env) {
   const config = loadConfig(automationVars, env);
   for (const [name, path] of Object.entries(SANDBOX_PATHS) as [keyof typeof SANDBOX_PATHS, string][]) config[name] ||= `${config.SANDBOX_URL}${path}`;
+  config.INSTAGRAM_API_URL = versionedBase(config.INSTAGRAM_API_URL, config.META_GRAPH_VERSION);
+  config.FACEBOOK_API_URL = versionedBase(config.FACEBOOK_API_URL, config.META_GRAPH_VERSION);
+  config.THREADS_API_URL = versionedBase(config.THREADS_API_URL, config.THREADS_API_VERSION);
   const problems: string[] = [];
   if (config.POSTBUS_ENV === 'production' && config.META_APP_SECRET === DEV_META_APP_SECRET) problems.push('META_APP_SECRET must be set in production');
   if (config.POSTBUS_ENV === 'production' && config.THREADS_APP_SECRET === DEV_META_APP_SECRET) problems.push('THREADS_APP_SECRET must not be the development secret in production');

@@ -15,11 +15,20 @@ describe('automation configuration', () => {
   test('when nothing is set, then the sandbox URLs and development secrets make a working development setup', () => {
     expect(readConfig({})).toMatchObject({
       AUTOMATION_HTTP_PORT: 3007,
-      INSTAGRAM_API_URL: 'http://127.0.0.1:4010/instagram/v21.0',
-      FACEBOOK_API_URL: 'http://127.0.0.1:4010/facebook/v21.0',
+      INSTAGRAM_API_URL: 'http://127.0.0.1:4010/instagram/v26.0',
+      FACEBOOK_API_URL: 'http://127.0.0.1:4010/facebook/v26.0',
       THREADS_API_URL: 'http://127.0.0.1:4010/threads/v1.0',
       THREADS_APP_SECRET: '',
     });
+  });
+
+  test('when META_GRAPH_VERSION is set, then every Facebook and Instagram URL carries it; a host naming its own version is refused', () => {
+    const config = readConfig({ META_GRAPH_VERSION: 'v25.0', INSTAGRAM_API_URL: 'https://graph.instagram.com', FACEBOOK_API_URL: 'https://graph.facebook.com/' });
+    expect(config).toMatchObject({ INSTAGRAM_API_URL: 'https://graph.instagram.com/v25.0', FACEBOOK_API_URL: 'https://graph.facebook.com/v25.0' });
+    expect(problemsOf({ FACEBOOK_API_URL: 'https://graph.facebook.com/v21.0', META_GRAPH_VERSION: '21' })).toEqual([
+      expect.stringMatching(/^META_GRAPH_VERSION="21": expected a Graph API version such as v26.0/),
+      expect.stringMatching(/^FACEBOOK_API_URL="https:\/\/graph.facebook.com\/v21.0": must not name a version/),
+    ]);
   });
 
   test('when production runs with the development App Secret and verify token, then it refuses to start naming both', () => {

@@ -1,4 +1,5 @@
-import { ConfigError, int, loadConfig, oneOf, str, url, type VarSpec } from '@postbus/kit';
+import { ConfigError, bool, int, keyIdVar, loadConfig, oneOf, previousKeysVar, sealingKeyProblems, str, url, type VarSpec } from '@postbus/kit';
+import { metaHostVar, metaVersionVars, versionedBase } from '@postbus/platforms';
 import { serviceVars } from '@postbus/service';
 
 export const DEV_TOKEN_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -16,32 +17,12 @@ function sandboxDefault(doc: string): VarSpec<string> {
   };
 }
 
-/** `id:base64,id:base64` → { id: base64 }. */
-function keyList(doc: string): VarSpec<Record<string, string>> {
-  return {
-    doc,
-    default: {},
-    parse(raw) {
-      const keys: Record<string, string> = {};
-      for (const entry of raw.split(',').map((e) => e.trim()).filter(Boolean)) {
-        const at = entry.indexOf(':');
-        if (at <= 0) throw new Error('expected id:base64 entries separated by commas');
-        const id = entry.slice(0, at);
-        const key = entry.slice(at + 1);
-        if (Buffer.from(key, 'base64').length !== 32) throw new Error(`key ${id} is not 32 bytes of base64`);
-        keys[id] = key;
-      }
-      return keys;
-    },
-  };
-}
-
 export const connectionsVars = {
   ...serviceVars,
   POSTBUS_ENV: oneOf('development | test | production; production refuses development secrets', ['development', 'test', 'production'] as const, 'development'),
   TOKEN_ENCRYPTION_KEY: str('Base64 32-byte AES-256-GCM key that encrypts platform tokens at rest', DEV_TOKEN_KEY),
-  TOKEN_KEY_ID: str('Id of TOKEN_ENCRYPTION_KEY, stored beside each token for rotation', 'dev'),
-  TOKEN_PREVIOUS_KEYS: keyList('Earlier keys still accepted for reading during a rotation, "id:base64,id:base64"'),
+  TOKEN_KEY_ID: keyIdVar('Id of TOKEN_ENCRYPTION_KEY, stored beside each token for rotation (letters, digits, _ . -)', 'dev'),
+  TOKEN_PREVIOUS_KEYS: previousKeysVar('Earlier keys still accepted for reading during a rotation, "id:base64,id:base64"'),
   CONNECTIONS_HTTP_PORT: int('Port of the connect handoff pages and platform OAuth callbacks (behind the gateway)', 3004),
   CONNECTIONS_HTTP_HOST: str('Interface that listener binds', '127.0.0.1'),
   PUBLIC_BASE_URL: url('The {base_url} clients see; connect links and OAuth redirect URIs are under it', 'http://localhost:3000'),
@@ -58,17 +39,19 @@ export const connectionsVars = {
   INSTAGRAM_GRAPH_URL: sandboxDefault('Instagram Graph host (long-lived exchange, refresh, /me); real: https://graph.instagram.com'),
   FACEBOOK_CLIENT_ID: str('Facebook app id', 'postbus-sandbox'),
   FACEBOOK_CLIENT_SECRET: str('Facebook app secret', SANDBOX_CLIENT_SECRET),
-  FACEBOOK_AUTHORIZE_URL: sandboxDefault('Facebook Login dialog; real: https://www.facebook.com/v21.0/dialog/oauth'),
-  FACEBOOK_GRAPH_URL: sandboxDefault('Facebook Graph API with its version; real: https://graph.facebook.com/v21.0'),
+  ...metaVersionVars,
+  FACEBOOK_AUTHORIZE_URL: metaHostVar('Facebook Login dialog host, /{META_GRAPH_VERSION}/dialog/oauth appended; real: https://www.facebook.com'),
+  FACEBOOK_GRAPH_URL: metaHostVar('Facebook Graph host (code exchange, long-lived exchange, /me/accounts), META_GRAPH_VERSION appended; real: https://graph.facebook.com'),
   THREADS_CLIENT_ID: str('Threads app id', 'postbus-sandbox'),
   THREADS_CLIENT_SECRET: str('Threads app secret', SANDBOX_CLIENT_SECRET),
   THREADS_AUTHORIZE_URL: sandboxDefault('Threads consent page; real: https://threads.net/oauth/authorize'),
   THREADS_GRAPH_URL: sandboxDefault('Threads Graph host (code exchange, long-lived exchange, refresh); real: https://graph.threads.net'),
-  THREADS_API_URL: sandboxDefault('Threads Graph API base URL (/me); real: https://graph.threads.net/v1.0'),
+  THREADS_API_URL: metaHostVar('Threads API host (/me), THREADS_API_VERSION appended; real: https://graph.threads.net'),
   TIKTOK_CLIENT_KEY: str('TikTok client key', 'postbus-sandbox'),
   TIKTOK_CLIENT_SECRET: str('TikTok client secret', SANDBOX_CLIENT_SECRET),
   TIKTOK_AUTHORIZE_URL: sandboxDefault('TikTok consent page; real: https://www.tiktok.com/v2/auth/authorize/'),
   TIKTOK_API_URL: sandboxDefault('TikTok Open API (token, user info, creator info); real: https://open.tiktokapis.com'),
+  TIKTOK_CLIENT_AUDITED: bool("Whether the TikTok app passed TikTok's content-posting audit; until then TikTok takes SELF_ONLY posts to private accounts only, from 5 users a day (developers.tiktok.com/doc/content-sharing-guidelines)", false),
   YOUTUBE_CLIENT_ID: str('Google OAuth client id', 'postbus-sandbox'),
   YOUTUBE_CLIENT_SECRET: str('Google OAuth client secret', SANDBOX_CLIENT_SECRET),
   YOUTUBE_AUTHORIZE_URL: sandboxDefault('Google consent page; real: https://accounts.google.com/o/oauth2/v2/auth'),
@@ -81,11 +64,11 @@ const SANDBOX_PATHS = {
   INSTAGRAM_AUTHORIZE_URL: '/instagram/oauth/authorize',
   INSTAGRAM_TOKEN_URL: '/instagram/oauth/access_token',
   INSTAGRAM_GRAPH_URL: '/instagram',
-  FACEBOOK_AUTHORIZE_URL: '/facebook/dialog/oauth',
+  FACEBOOK_AUTHORIZE_URL: '/facebook',
   FACEBOOK_GRAPH_URL: '/facebook',
   THREADS_AUTHORIZE_URL: '/threads/oauth/authorize',
   THREADS_GRAPH_URL: '/threads',
-  THREADS_API_URL: '/threads/v1.0',
+  THREADS_API_URL: '/threads',
   TIKTOK_AUTHORIZE_URL: '/tiktok/v2/auth/authorize/',
   TIKTOK_API_URL: '/tiktok',
   YOUTUBE_AUTHORIZE_URL: '/google/o/oauth2/v2/auth',
@@ -98,14 +81,21 @@ const SECRETS = ['INSTAGRAM_CLIENT_SECRET', 'FACEBOOK_CLIENT_SECRET', 'THREADS_C
 export function readConfig(env: Record<string, string | undefined> = process.env) {
   const config = loadConfig(connectionsVars, env);
   const problems: string[] = [];
-  if (Buffer.from(config.TOKEN_ENCRYPTION_KEY, 'base64').length !== 32) problems.push('TOKEN_ENCRYPTION_KEY must be 32 bytes, base64-encoded');
-  if (config.TOKEN_PREVIOUS_KEYS[config.TOKEN_KEY_ID]) problems.push('TOKEN_PREVIOUS_KEYS must not repeat TOKEN_KEY_ID');
+  problems.push(
+    ...sealingKeyProblems(
+      { key: 'TOKEN_ENCRYPTION_KEY', keyId: 'TOKEN_KEY_ID', previous: 'TOKEN_PREVIOUS_KEYS' },
+      { key: config.TOKEN_ENCRYPTION_KEY, keyId: config.TOKEN_KEY_ID, previous: config.TOKEN_PREVIOUS_KEYS },
+      { production: config.POSTBUS_ENV === 'production', developmentKey: DEV_TOKEN_KEY },
+    ),
+  );
   if (config.POSTBUS_ENV === 'production') {
-    if (config.TOKEN_ENCRYPTION_KEY === DEV_TOKEN_KEY) problems.push('TOKEN_ENCRYPTION_KEY must be set in production');
     for (const name of SECRETS) if (config[name] === SANDBOX_CLIENT_SECRET) problems.push(`${name} must be set in production`);
   }
   if (problems.length) throw new ConfigError(problems);
   for (const [name, path] of Object.entries(SANDBOX_PATHS) as [keyof typeof SANDBOX_PATHS, string][]) config[name] ||= `${config.SANDBOX_URL}${path}`;
+  config.FACEBOOK_AUTHORIZE_URL = `${versionedBase(config.FACEBOOK_AUTHORIZE_URL, config.META_GRAPH_VERSION)}/dialog/oauth`;
+  config.FACEBOOK_GRAPH_URL = versionedBase(config.FACEBOOK_GRAPH_URL, config.META_GRAPH_VERSION);
+  config.THREADS_API_URL = versionedBase(config.THREADS_API_URL, config.THREADS_API_VERSION);
   return config;
 }
 export type ConnectionsConfig = ReturnType<typeof readConfig>;

@@ -10,9 +10,10 @@ import { registerLookupRpc } from './entry-points/lookup-rpc';
 import { registerRpc } from './entry-points/rpc';
 import { registerSummariesRpc } from './entry-points/summaries-rpc';
 import { migrations } from './migrations';
-import { createPlatformClients } from './platforms/platform-clients';
+import { createPlatformClients, createQuotaReaders } from './platforms/platform-clients';
 import { ProfileRepository } from './profiles/profile.repository';
 import { TokenRefresher } from './tokens/token-refresher';
+import { upgradeUnboundTokens } from './vault/rotate-token-key.use-case';
 import { vaultFromConfig } from './vault/token-vault';
 
 export async function start(env?: Record<string, string | undefined>) {
@@ -25,6 +26,8 @@ export async function start(env?: Record<string, string | undefined>) {
   const clients = createPlatformClients(config);
   const relay = new OutboxRelay(ds, svc.bus.events, svc.logger.child({ module: 'outbox' }));
   const clock = () => new Date();
+  // Before anything reads a token: readers refuse the unbound form of earlier versions.
+  await upgradeUnboundTokens({ ds, profiles, requests, vault }, svc.logger.child({ module: 'vault' }));
 
   const connect = {
     ds,
@@ -38,10 +41,20 @@ export async function start(env?: Record<string, string | undefined>) {
     announced: () => relay.kick(),
   };
   const refresh = { ds, profiles, vault, clients, clock, logger: svc.logger.child({ module: 'tokens' }), retryDelaysMs: [250], recentMs: config.TOKEN_REFRESH_DEDUP_MS };
+  const readCreatorInfo = (accessToken: string) => queryTikTokCreatorInfo({ baseUrl: config.TIKTOK_API_URL, accessToken, timeoutMs: config.PLATFORM_HTTP_TIMEOUT_MS });
   registerRpc(svc.rpc, {
     ...connect,
     refresh,
-    tiktok: { readCreatorInfo: (accessToken) => queryTikTokCreatorInfo({ baseUrl: config.TIKTOK_API_URL, accessToken, timeoutMs: config.PLATFORM_HTTP_TIMEOUT_MS }) },
+    tiktok: { readCreatorInfo },
+    health: {
+      profiles,
+      vault,
+      clock,
+      aheadSeconds: config.TOKEN_REFRESH_AHEAD_SECONDS,
+      tiktokAudited: config.TIKTOK_CLIENT_AUDITED,
+      quotaReaders: createQuotaReaders(config),
+      readCreatorInfo,
+    },
   });
   registerLookupRpc(svc.rpc, ds);
   registerSummariesRpc(svc.rpc, profiles);

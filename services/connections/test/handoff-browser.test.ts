@@ -97,8 +97,8 @@ describe('tokens at rest', () => {
       for (const token of tokens) expect(dump.includes(token)).toBe(false);
       expect(sealed.rows.length).toBeGreaterThanOrEqual(6);
       for (const row of sealed.rows) {
-        expect(row.access_token_enc).toMatch(/^dev:[^:]+:[^:]+:[^:]+$/);
-        if (row.refresh_token_enc !== null) expect(row.refresh_token_enc).toMatch(/^dev:[^:]+:[^:]+:[^:]+$/);
+        expect(row.access_token_enc).toMatch(/^v2:dev:[^:]+:[^:]+:[^:]+$/);
+        if (row.refresh_token_enc !== null) expect(row.refresh_token_enc).toMatch(/^v2:dev:[^:]+:[^:]+:[^:]+$/);
       }
     } finally {
       await db.end();

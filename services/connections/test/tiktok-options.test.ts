@@ -11,6 +11,8 @@ beforeAll(async () => {
   env = await createTestEnv('conn_tiktok');
   system = await startSystem(env, { TOKEN_REFRESH_DEDUP_MS: '0' });
   account = await system.seedAccount({ platforms: ['threads'] });
+  // An audited client: creator_info offers every level (an unaudited one offers SELF_ONLY only, see connection-health).
+  await sandboxControl(system, 'POST', '/tiktok/audit', { unaudited: false });
   ({ profileId: tiktokId } = await connectProfile(system, account.apiKey, 'tiktok', { handle: 'creator.one' }));
 });
 afterAll(async () => {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { AppError, Rpc, type Principal } from '@postbus/contracts';
 import { openBus, type Bus } from '@postbus/bus';
@@ -7,37 +7,40 @@ import { createTestEnv, type TestEnv } from '@postbus/testing';
 import { command as rotateCommand } from '../../../scripts/commands/rotate-token-key.command';
 import { readConfig } from '../src/config';
 import { start } from '../src/main';
-import { TokenVault } from '../src/vault/token-vault';
+import { sealedAt, TokenVault } from '../src/vault/token-vault';
 import { hiddenFields, Visitor } from './support/handoff';
 
 const K1 = randomBytes(32).toString('base64');
 const K2 = randomBytes(32).toString('base64');
 
+/** A token sealed the way earlier versions did: `keyId:iv:tag:ciphertext`, bound to nothing. */
+function sealUnbound(keyId: string, key: string, plain: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', Buffer.from(key, 'base64'), iv);
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return [keyId, iv.toString('base64'), cipher.getAuthTag().toString('base64'), body.toString('base64')].join(':');
+}
+
 describe('the token vault', () => {
   const vault = new TokenVault('k1', { k1: K1 });
+  const at = sealedAt('prf_1', 'access_token_enc');
 
-  test('when a token is sealed, then it is stored as keyId:iv:tag:ciphertext and opens to the same token, differently each time', () => {
-    const a = vault.seal('secret-token');
-    const b = vault.seal('secret-token');
+  test('when a token is sealed, then it is bound to its row and column: it opens there and nowhere else', () => {
+    const sealed = vault.seal('secret-token', at);
 
-    expect(a).toMatch(/^k1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/);
-    expect(a).not.toContain('secret-token');
-    expect(a).not.toBe(b);
-    expect(vault.open(a)).toBe('secret-token');
+    expect(sealed).toMatch(/^v2:k1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/);
+    expect(vault.open(sealed, at)).toBe('secret-token');
+    expect(() => vault.open(sealed, sealedAt('prf_2', 'access_token_enc'))).toThrow();
+    expect(() => vault.open(sealed, sealedAt('prf_1', 'refresh_token_enc'))).toThrow();
   });
 
-  test('when a sealed token was altered, then it does not open', () => {
-    const [id, iv, tag, body] = vault.seal('secret-token').split(':');
-    const flipped = Buffer.from(body, 'base64');
-    flipped[0] ^= 1;
+  test('when a token is in the unbound form of earlier versions, then readers refuse it and the upgrade re-seals it bound', () => {
+    const unbound = sealUnbound('k1', K1, 'secret-token');
 
-    expect(() => vault.open([id, iv, tag, flipped.toString('base64')].join(':'))).toThrow();
-  });
-
-  test('when a token was sealed with a key the vault does not hold, then opening it says which key', () => {
-    const other = new TokenVault('k2', { k2: K2 });
-
-    expect(() => other.open(vault.seal('x'))).toThrow('unknown key k1');
+    expect(() => vault.open(unbound, at)).toThrow('rotate-token-key');
+    const upgraded = vault.upgrade(unbound, at);
+    expect(upgraded.startsWith('v2:k1:')).toBe(true);
+    expect(vault.open(upgraded, at)).toBe('secret-token');
   });
 
   test('when TOKEN_PREVIOUS_KEYS is malformed or production keeps development secrets, then the configuration is refused naming them', () => {
@@ -102,7 +105,7 @@ describe('rotating the key (pnpm postbus rotate-token-key)', () => {
     } finally {
       await first.lifecycle.stop();
     }
-    expect((await sealedValues()).map((v) => v.split(':')[0])).toEqual(['k1', 'k1', 'k1', 'k1']);
+    expect((await sealedValues()).map((v) => v.split(':').slice(0, 2).join(':'))).toEqual(['v2:k1', 'v2:k1', 'v2:k1', 'v2:k1']);
 
     const second = await boot({ TOKEN_KEY_ID: 'k2', TOKEN_ENCRYPTION_KEY: K2, TOKEN_PREVIOUS_KEYS: `k1:${K1}` });
     let output: string;
@@ -120,7 +123,7 @@ describe('rotating the key (pnpm postbus rotate-token-key)', () => {
 
       expect(output).toContain('Re-encrypted 4 token(s) under key k2; 0 already were.');
       expect(again).toContain('Re-encrypted 0 token(s) under key k2; 3 already were.');
-      expect((await sealedValues()).map((v) => v.split(':')[0])).toEqual(['k2', 'k2', 'k2', 'k2']);
+      expect((await sealedValues()).map((v) => v.split(':').slice(0, 2).join(':'))).toEqual(['v2:k2', 'v2:k2', 'v2:k2', 'v2:k2']);
       expect(opened.map((c) => c.accessToken)).toEqual(tokens);
     } finally {
       await third.lifecycle.stop();
@@ -147,5 +150,82 @@ describe('rotating the key (pnpm postbus rotate-token-key)', () => {
     expect(output).toContain('TOKEN_KEY_ID=k3');
     expect(Buffer.from(key, 'base64')).toHaveLength(32);
     expect(output).toContain('TOKEN_PREVIOUS_KEYS=');
+  });
+});
+
+describe('tokens bound to their row', () => {
+  let env: TestEnv;
+  let bus: Bus;
+  let db: Client;
+  const accountId = 'acc_bound';
+
+  const boot = () => start({ ...env.env, CONNECTIONS_HTTP_PORT: '0', TOKEN_KEY_ID: 'k1', TOKEN_ENCRYPTION_KEY: K1 });
+  const seed = (platformUserId: string, accessToken: string) => bus.rpc.call(Rpc.connectionsSeedProfile, { accountId, platform: 'threads', platformUserId, handle: platformUserId, accessToken });
+  const credentials = (profileId: string) => bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId });
+  const stored = async (profileId: string) => (await db.query('SELECT access_token_enc, refresh_token_enc FROM connections.profiles WHERE id = $1', [profileId])).rows[0];
+
+  beforeAll(async () => {
+    env = await createTestEnv('conn_bound');
+    bus = await openBus({ url: env.amqpUrl, namespace: env.namespace, logger: createLogger('test', 'silent'), rpcTimeoutMs: 5000, ephemeral: true });
+    db = new Client({ connectionString: env.databaseUrl });
+    await db.connect();
+  });
+  afterAll(async () => {
+    await db?.end();
+    await bus?.close();
+    await env?.drop();
+  });
+
+  test("when one profile's sealed token is copied into another profile's row, then it does not open there", async () => {
+    const svc = await boot();
+    try {
+      const mine = await seed('u-mine', 'THAA-mine');
+      const theirs = await seed('u-theirs', 'THAA-theirs');
+      await db.query('UPDATE connections.profiles SET access_token_enc = (SELECT access_token_enc FROM connections.profiles WHERE id = $1) WHERE id = $2', [theirs.id, mine.id]);
+
+      await expect(credentials(mine.id)).rejects.toMatchObject({ code: 'internal_error' });
+      expect((await credentials(theirs.id)).accessToken).toBe('THAA-theirs');
+    } finally {
+      await svc.lifecycle.stop();
+    }
+  });
+
+  test('when a platform account is connected again, then its tokens are sealed to the id it kept', async () => {
+    const svc = await boot();
+    try {
+      const first = await seed('u-again', 'THAA-first');
+      const again = await seed('u-again', 'THAA-again');
+
+      expect(again.id).toBe(first.id);
+      expect((await credentials(first.id)).accessToken).toBe('THAA-again');
+    } finally {
+      await svc.lifecycle.stop();
+    }
+  });
+
+  test('when stored tokens are in the unbound form of earlier versions, then the service re-seals them bound at boot and they still open', async () => {
+    let profileId: string;
+    let lost: string;
+    const first = await boot();
+    try {
+      profileId = (await seed('u-old', 'THAA-now')).id;
+      lost = (await seed('u-lost', 'THAA-lost')).id;
+    } finally {
+      await first.lifecycle.stop();
+    }
+    await db.query('UPDATE connections.profiles SET access_token_enc = $2, refresh_token_enc = $3 WHERE id = $1', [profileId, sealUnbound('k1', K1, 'THAA-old'), sealUnbound('k1', K1, 'THAR-old')]);
+    // Sealed with a key no longer configured: left as it is, and the boot goes on.
+    await db.query('UPDATE connections.profiles SET access_token_enc = $2 WHERE id = $1', [lost, sealUnbound('k0', K2, 'THAA-lost')]);
+
+    const second = await boot();
+    try {
+      const row = await stored(profileId);
+      expect(row.access_token_enc.startsWith('v2:k1:')).toBe(true);
+      expect(row.refresh_token_enc.startsWith('v2:k1:')).toBe(true);
+      expect((await credentials(profileId)).accessToken).toBe('THAA-old');
+      expect((await stored(lost)).access_token_enc.startsWith('k0:')).toBe(true);
+    } finally {
+      await second.lifecycle.stop();
+    }
   });
 });

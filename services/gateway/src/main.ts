@@ -1,12 +1,11 @@
 import type { AddressInfo } from 'node:net';
-import { Events } from '@postbus/contracts';
 import { runMain } from '@postbus/kit';
-import { bootService, httpMetrics, PrincipalCache } from '@postbus/service';
+import { bootService, httpMetrics, PrincipalCache, STALE_VERDICT_EVENTS } from '@postbus/service';
 import { readConfig } from './config';
 import { createApp } from './http/app';
 import { proxyTable } from './http/proxy-table';
-import { PgRateLimitStore, rateLimit } from './http/rate-limit';
-import { LeasingRateLimitStore } from './http/rate-limit-leases';
+import { floodGuards } from './http/flood-guards.factory';
+import { PgRateLimitStore } from './http/rate-limit';
 import { migrations } from './migrations';
 
 export async function start(env?: Record<string, string | undefined>) {
@@ -14,18 +13,24 @@ export async function start(env?: Record<string, string | undefined>) {
   const svc = await bootService({ name: 'gateway', config, schema: 'gateway', migrations });
   const cache = new PrincipalCache(config.AUTH_CACHE_MS);
 
-  // Each gateway replica hears revocations on its own queue and drops the cached key at once.
+  // Each gateway replica hears revocations and account changes (disabled, new plan) on its own queue and drops the stale verdicts at once.
   const revocations = svc.bus.consume({
     queue: `gateway.revocations.${process.pid}.${Math.random().toString(36).slice(2, 8)}`,
     perProcess: true,
     retryDelaysMs: [],
-    events: [Events.authKeyRevoked.name],
-    handler: async (e) => cache.evictKey((e.data as { keyId: string }).keyId),
+    events: STALE_VERDICT_EVENTS,
+    handler: async (e) => cache.forget(e),
   });
   await revocations.start();
 
   let baseUrl = config.PUBLIC_BASE_URL;
-  const app = createApp({ bus: svc.bus, rpc: svc.bus.rpc, cache, logger: svc.logger, bodyLimit: config.BODY_LIMIT, publicBaseUrl: () => baseUrl, proxies: proxyTable(config), rateLimit: rateLimit(new LeasingRateLimitStore(new PgRateLimitStore(svc.ds!), config.RATE_LIMIT_PER_MINUTE), { limit: config.RATE_LIMIT_PER_MINUTE, logger: svc.logger }), observeHttp: httpMetrics(svc.metrics, { prefixes: proxyTable(config).map((p) => p.prefix) }) });
+  const counters = new PgRateLimitStore(svc.ds!);
+  // Ended windows are swept now and then; the longest bucket is the attempts window.
+  const longestWindowMs = Math.max(60_000, config.RATE_LIMIT_ATTEMPTS_WINDOW_SECONDS * 1000);
+  const sweep = setInterval(() => counters.forgetEnded(longestWindowMs).catch((err: Error) => svc.logger.warn('rate limit sweep failed', { err: err.message })), 5 * 60_000);
+  sweep.unref();
+  svc.lifecycle.onStop('rate limit sweep', async () => clearInterval(sweep));
+  const app = createApp({ bus: svc.bus, rpc: svc.bus.rpc, cache, logger: svc.logger, bodyLimit: config.BODY_LIMIT, publicBaseUrl: () => baseUrl, proxies: proxyTable(config), guards: floodGuards(counters, config, svc.logger), trustProxyHops: config.TRUST_PROXY_HOPS, upstreamTimeoutMs: config.GATEWAY_UPSTREAM_TIMEOUT_MS, observeHttp: httpMetrics(svc.metrics, { prefixes: proxyTable(config).map((p) => p.prefix) }) });
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const port = (server.address() as AddressInfo).port;

@@ -130,12 +130,13 @@ describe('PATCH /api/v1/posts/{id}', () => {
     expect((await patch('pst_missing', { caption: 'x' })).status).toBe(404);
   });
 
-  test('when the key is limited to other profiles, then 403 profile_scope_denied', async () => {
+  test('when the key is limited to other profiles, then 404 post_not_found, as if the post did not exist, and it is unchanged', async () => {
     const id = await scheduled('guarded');
     const facebook = account.profiles.find((p) => p.platform === 'facebook')!.id;
     const { key } = await system.bus.rpc.call(Rpc.authIssueKey, { accountId: account.accountId, userId: account.userId, name: 'fb', scopes: ['post:write'], profileIds: [facebook] });
     const r = await patch(id, { caption: 'hijacked' }, key);
-    expect({ status: r.status, code: r.body.code }).toEqual({ status: 403, code: 'profile_scope_denied' });
+    expect({ status: r.status, code: r.body.code }).toEqual({ status: 404, code: 'post_not_found' });
+    expect((await get(id)).body.caption).toBe('guarded');
   });
 
   test('when the post is already posted or cancelled, then 409 post_not_editable', async () => {

@@ -1,4 +1,5 @@
 import { ConfigError, int, loadConfig, oneOf, str, url } from '@postbus/kit';
+import { tiktokPullVars } from '@postbus/platforms';
 import { serviceVars } from '@postbus/service';
 
 /** Signs approval links in development and tests; production refuses it. */
@@ -14,6 +15,8 @@ export const postsVars = {
   HOST: str('Interface the approval pages listener binds', '0.0.0.0'),
   POSTS_HTTP_PORT: int('Port of the approval pages listener (the gateway streams /approvals to it)', 3005),
   APPROVAL_TTL_SECONDS: int('How long an approval link stays valid; an expired request returns the post to draft', 72 * 3600, 1),
+  // Shared with the publisher: a TikTok photo post is refused at create unless TikTok may pull every photo.
+  ...tiktokPullVars,
   APPROVAL_SIGNING_KEY: str('Secret that signs approval links (HMAC-SHA256); at least 32 characters', DEV_APPROVAL_SIGNING_KEY),
 };
 

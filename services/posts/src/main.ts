@@ -42,8 +42,10 @@ async function wire(svc: ServiceRuntime, config: PostsConfig) {
     clock: () => new Date(),
     nextTick: (now) => nextTick(now, config.SCHEDULER_TICK_MS),
     listProfiles: async (principal, q) => (await rpc.call(Rpc.connectionsListProfiles, q, principal)).profiles,
+    connectionHealth: (principal, profileId) => rpc.call(Rpc.connectionsHealth, { id: profileId }, principal),
     resolveMedia: (principal, mediaId) => rpc.call(Rpc.mediaResolve, { mediaId }, principal),
     getAccount: (principal) => rpc.call(Rpc.authGetAccount, {}, principal),
+    tiktokPullPrefixes: config.TIKTOK_PULL_URL_PREFIXES,
   };
   registerRpc(svc.rpc, ports);
   registerSummariesRpc(svc.rpc, { ds, posts, client: rpc });

@@ -5,7 +5,7 @@ import { envelope, openBus, type Bus } from '@postbus/bus';
 import { createLogger, openDataSource } from '@postbus/kit';
 import { createTestEnv, waitFor, type TestEnv } from '@postbus/testing';
 import { start } from '../src/main';
-import { PostRepository, type NewPost, type PostRow } from '../src/posts/post.repository';
+import { PostRepository, toPost, type NewPost, type PostRow } from '../src/posts/post.repository';
 import { applyPublishResult } from '../src/results/apply-publish-result.use-case';
 import { aPost } from './post-builder';
 
@@ -54,6 +54,18 @@ describe('applying a publish result', () => {
     expect(await applyPublishResult(posts, asEnvelope(published(id, 'https://example.com/p/2')))).toBe(false);
     expect(await applyPublishResult(posts, asEnvelope(failed(id, 'late failure')))).toBe(false);
     expect(await row(id)).toMatchObject({ status: 'posted', permalink: 'https://example.com/p/1', failed_reason: null, updated_at: first.updated_at });
+  });
+
+  test('when the result carries warnings (YouTube kept the video private), then the post keeps them, as GET shows; a result without any leaves none', async () => {
+    const [warned, plain] = await given(aPost().dueIn(-1000).build(), aPost().dueIn(-1000).build());
+    const warnings = [{ code: 'youtube_private_lock', message: 'The video is on YouTube but private.' }];
+    const event = published(warned, 'https://www.youtube.com/watch?v=abc');
+
+    expect(await applyPublishResult(posts, { ...asEnvelope(event), data: { ...(event.data as PostPublished), warnings } })).toBe(true);
+    expect(await applyPublishResult(posts, asEnvelope(published(plain, 'https://example.com/p/3')))).toBe(true);
+
+    expect(toPost(await row(warned))).toMatchObject({ status: 'posted', warnings });
+    expect(toPost(await row(plain)).warnings).toEqual([]);
   });
 
   test('when a failed post later hears it was published, then it stays failed', async () => {

@@ -1,4 +1,5 @@
-import { int, loadConfig, oneOf, url, type VarSpec } from '@postbus/kit';
+import { bool, ConfigError, int, loadConfig, oneOf, url, type VarSpec } from '@postbus/kit';
+import { metaHostVar, metaVersionVars, tiktokPullVars, versionedBase } from '@postbus/platforms';
 import { serviceVars } from '@postbus/service';
 import { parseRateLimitRules, type RateLimitRules } from './rate-limits/rate-limit-rules';
 
@@ -23,10 +24,6 @@ function rateLimits(doc: string, def: string): VarSpec<RateLimitRules> {
   return { doc, default: parseRateLimitRules(def), parse: parseRateLimitRules };
 }
 
-function prefixes(doc: string): VarSpec<string[]> {
-  return { doc, default: [], parse: (raw) => raw.split(',').map((s) => s.trim()).filter(Boolean) };
-}
-
 export const publisherVars = {
   ...serviceVars,
   PUBLISHER_CONCURRENCY: int('Posts one publisher process handles at once (its prefetch)', 8, 1),
@@ -42,18 +39,21 @@ export const publisherVars = {
     'Per profile publishing limits shared by all processes: key=count/window[+count/window], keys a platform or platform.kind',
     'instagram=100/24h,threads=250/24h,facebook.reels=30/24h,tiktok=6/1m',
   ),
+  PUBLISHER_THROTTLE_MIN_DEFER_MS: int('Shortest wait after a platform throttles (Meta codes 4, 17, 32, 613, 80000–80014) or has no publishing slot left (Instagram); a deferral, not an attempt', 300_000, 1),
+  PUBLISHER_THROTTLE_MAX_DEFER_MS: int('Longest single wait on a throttle; repeated throttles double the wait up to this', 3_600_000, 1),
+  PUBLISHER_THROTTLE_GIVE_UP_MS: int('How long a post may wait on platform throttling in all before it fails with the throttle as its reason', 86_400_000, 1),
   PLATFORM_POLL_INTERVAL_MS: int('First delay between status checks of media a platform is processing (grows by half up to the maximum)', 1000, 1),
   PLATFORM_POLL_MAX_INTERVAL_MS: int('Longest delay between two status checks', 30_000, 1),
   PLATFORM_REQUEST_TIMEOUT_MS: int('Deadline of one platform API call', 30_000, 1),
   PLATFORM_UPLOAD_TIMEOUT_MS: int('Deadline of one upload request (a chunk or a whole file); its answer is due PLATFORM_REQUEST_TIMEOUT_MS after the last byte', 600_000, 1),
   SANDBOX_URL: url('The platform sandbox; every platform URL left empty is a path under it', 'http://127.0.0.1:4010'),
-  THREADS_API_URL: sandboxDefault('Threads Graph API base URL; real: https://graph.threads.net/v1.0'),
-  INSTAGRAM_API_URL: sandboxDefault('Instagram Graph API base URL; real: https://graph.instagram.com/v21.0'),
-  FACEBOOK_API_URL: sandboxDefault('Facebook Graph API base URL; real: https://graph.facebook.com/v21.0'),
-  FACEBOOK_VIDEO_API_URL: sandboxDefault('Facebook video API base URL; real: https://graph-video.facebook.com/v21.0'),
+  ...metaVersionVars,
+  THREADS_API_URL: metaHostVar('Threads host, THREADS_API_VERSION appended; real: https://graph.threads.net (empty: under SANDBOX_URL)'),
+  INSTAGRAM_API_URL: metaHostVar('Instagram Graph host, META_GRAPH_VERSION appended; real: https://graph.instagram.com (empty: under SANDBOX_URL)'),
+  FACEBOOK_API_URL: metaHostVar('Facebook Graph host, META_GRAPH_VERSION appended; Page videos go here too (graph-video.facebook.com is retired); real: https://graph.facebook.com (empty: under SANDBOX_URL)'),
   TIKTOK_API_URL: sandboxDefault('TikTok Open API base URL; real: https://open.tiktokapis.com'),
-  TIKTOK_CHUNK_BYTES: int('FILE_UPLOAD chunk size for TikTok (5–64 MB; smaller files go whole)', 10 * 1024 * 1024, 1),
-  TIKTOK_PULL_URL_PREFIXES: prefixes('Comma-separated media URL prefixes verified with TikTok: those videos use PULL_FROM_URL, others FILE_UPLOAD'),
+  TIKTOK_CHUNK_BYTES: int('FILE_UPLOAD chunk size for TikTok: 5 MiB to 64 MB against the real API (smaller files go whole)', 10 * 1024 * 1024, 1),
+  ...tiktokPullVars,
   YOUTUBE_UPLOAD_URL: sandboxDefault('YouTube upload API base URL; real: https://www.googleapis.com/upload/youtube/v3'),
   YOUTUBE_CHUNK_BYTES: {
     doc: 'Resumable upload chunk size for YouTube (a multiple of 256 KiB)',
@@ -65,21 +65,42 @@ export const publisherVars = {
     },
   } as VarSpec<number>,
   YOUTUBE_DEFAULT_PRIVACY: oneOf('Privacy of a YouTube upload when platformMeta.youtube.privacyStatus is not set', ['public', 'unlisted', 'private'] as const, 'public'),
+  YOUTUBE_PROJECT_AUDITED: bool("Whether the Google API project passed YouTube's audit; until it does, YouTube keeps every upload private (the post gets a youtube_private_lock warning)", false),
+  YOUTUBE_PRIVATE_LOCK: oneOf('When YouTube keeps a video private that was asked public or unlisted: warn (posted, with a warning and post.restricted) or fail (the post fails; unaudited: before any upload)', ['warn', 'fail'] as const, 'warn'),
+  TIKTOK_POST_ID_WAIT_MS: int("How long a public TikTok post that is live waits for TikTok to release its post id (moderation) before it is marked posted without one", 7_200_000, 0),
+  POSTBUS_ENV: oneOf('development | test | production; production refuses development-only switches', ['development', 'test', 'production'] as const, 'development'),
+  PUBLIC_BASE_URL: url('The {base_url} clients see: signed media links under it ({base_url}/files/…) are our own, read wherever it resolves', 'http://localhost:3000'),
+  MEDIA_HTTP_URL: { ...url("Media's own listener: signed file links under it are our own too (empty: none)"), default: '' } as VarSpec<string>,
+  PUBLISHER_ALLOW_LOOPBACK_MEDIA: bool('Let media links the publisher reads reach loopback addresses (tests and development only)', false),
 };
 
 /** Where each platform URL points when it is left empty. */
 const SANDBOX_PATHS = {
-  THREADS_API_URL: '/threads/v1.0',
-  INSTAGRAM_API_URL: '/instagram/v21.0',
-  FACEBOOK_API_URL: '/facebook/v21.0',
-  FACEBOOK_VIDEO_API_URL: '/facebook-video/v21.0',
+  THREADS_API_URL: '/threads',
+  INSTAGRAM_API_URL: '/instagram',
+  FACEBOOK_API_URL: '/facebook',
   TIKTOK_API_URL: '/tiktok',
   YOUTUBE_UPLOAD_URL: '/youtube/upload/youtube/v3',
 } as const;
 
+/**
+ * TikTok refuses chunks under 5 MB or over 64 MB (the last may reach 128 MB); 5 MiB–64,000,000 bytes
+ * satisfies both readings of "MB" (https://developers.tiktok.com/doc/content-posting-api-media-transfer-guide).
+ * The sandbox applies its own, configurable chunk rules, so only a real TikTok URL is held to them.
+ */
+export const TIKTOK_CHUNK_RANGE = { min: 5 * 1024 * 1024, max: 64_000_000 } as const;
+
 export function readConfig(env: Record<string, string | undefined> = process.env) {
   const config = loadConfig(publisherVars, env);
+  if (config.POSTBUS_ENV === 'production' && config.PUBLISHER_ALLOW_LOOPBACK_MEDIA) throw new ConfigError(['PUBLISHER_ALLOW_LOOPBACK_MEDIA must be false in production']);
+  const { min, max } = TIKTOK_CHUNK_RANGE;
+  if (config.TIKTOK_API_URL && (config.TIKTOK_CHUNK_BYTES < min || config.TIKTOK_CHUNK_BYTES > max)) {
+    throw new ConfigError([`TIKTOK_CHUNK_BYTES=${config.TIKTOK_CHUNK_BYTES}: TikTok takes chunks of ${min} to ${max} bytes (5 MiB to 64 MB)`]);
+  }
   for (const [name, path] of Object.entries(SANDBOX_PATHS) as [keyof typeof SANDBOX_PATHS, string][]) config[name] ||= `${config.SANDBOX_URL}${path}`;
+  config.THREADS_API_URL = versionedBase(config.THREADS_API_URL, config.THREADS_API_VERSION);
+  config.INSTAGRAM_API_URL = versionedBase(config.INSTAGRAM_API_URL, config.META_GRAPH_VERSION);
+  config.FACEBOOK_API_URL = versionedBase(config.FACEBOOK_API_URL, config.META_GRAPH_VERSION);
   return config;
 }
 export type PublisherConfig = ReturnType<typeof readConfig>;

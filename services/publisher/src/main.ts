@@ -1,5 +1,6 @@
 import { OutboxRelay } from '@postbus/bus';
 import { runMain } from '@postbus/kit';
+import { ownFileLinks } from '@postbus/platforms';
 import { bootService } from '@postbus/service';
 import { AttemptRepository } from './attempts/attempt.repository';
 import { readConfig } from './config';
@@ -8,12 +9,14 @@ import { CachedCredentials } from './credentials/credentials.cache';
 import { DUE_QUEUE, consumeDuePosts, consumeRevocations } from './entry-points/consumers';
 import { coalescedKick } from './outbox/coalesced-kick';
 import { startInsights } from './insights/start-insights';
+import { readInsightsConfig } from './insights/insights.config';
 import { FreshMediaUrls } from './media/fresh-media-url';
 import { migrations } from './migrations';
 import { meterAdapters } from './publishing/metered-adapters';
 import { createAdapters } from './publishing/platform-adapters';
 import { RateLimiter } from './rate-limits/rate-limiter';
 import { FollowUpScheduler } from './scheduling/follow-up.scheduler';
+import { ThrottleRepository } from './throttling/throttle.repository';
 import { WorkerRegistry } from './workers/worker-registry';
 
 export async function start(env?: Record<string, string | undefined>) {
@@ -29,7 +32,6 @@ export async function start(env?: Record<string, string | undefined>) {
       threadsApiUrl: config.THREADS_API_URL,
       instagramApiUrl: config.INSTAGRAM_API_URL,
       facebookApiUrl: config.FACEBOOK_API_URL,
-      facebookVideoApiUrl: config.FACEBOOK_VIDEO_API_URL,
       tiktokApiUrl: config.TIKTOK_API_URL,
       youtubeUploadUrl: config.YOUTUBE_UPLOAD_URL,
       requestTimeoutMs: config.PLATFORM_REQUEST_TIMEOUT_MS,
@@ -38,6 +40,11 @@ export async function start(env?: Record<string, string | undefined>) {
       tiktokPullPrefixes: config.TIKTOK_PULL_URL_PREFIXES,
       youtubeChunkBytes: config.YOUTUBE_CHUNK_BYTES,
       youtubeDefaultPrivacy: config.YOUTUBE_DEFAULT_PRIVACY,
+      youtubeApiUrl: readInsightsConfig(env, config.SANDBOX_URL).YOUTUBE_API_URL,
+      youtubeProjectAudited: config.YOUTUBE_PROJECT_AUDITED,
+      youtubePrivateLock: config.YOUTUBE_PRIVATE_LOCK,
+      tiktokPostIdWaitMs: config.TIKTOK_POST_ID_WAIT_MS,
+      mediaAccess: { allowLoopback: config.PUBLISHER_ALLOW_LOOPBACK_MEDIA, trusted: ownFileLinks([config.PUBLIC_BASE_URL, config.MEDIA_HTTP_URL]) },
     },
     logger,
   );
@@ -51,6 +58,7 @@ export async function start(env?: Record<string, string | undefined>) {
       media: new FreshMediaUrls(svc.bus.rpc),
       adapters: meterAdapters(adapters, svc.metrics),
       rateLimiter: new RateLimiter(ds, config.PUBLISHER_RATE_LIMITS),
+      throttles: new ThrottleRepository(ds),
       followUps,
       worker,
       policy: {
@@ -60,9 +68,11 @@ export async function start(env?: Record<string, string | undefined>) {
         pollMaxIntervalMs: config.PLATFORM_POLL_MAX_INTERVAL_MS,
         processingTimeoutMs: config.PUBLISHER_PROCESSING_TIMEOUT_MS,
         followUpGraceMs: Math.max(60_000, worker.staleMs),
+        throttle: { minMs: config.PUBLISHER_THROTTLE_MIN_DEFER_MS, maxMs: config.PUBLISHER_THROTTLE_MAX_DEFER_MS, giveUpMs: config.PUBLISHER_THROTTLE_GIVE_UP_MS },
       },
       logger: logger.child({ module: 'publish' }),
       announced: coalescedKick(() => relay.kick(), config.PUBLISHER_ANNOUNCE_BATCH_MS),
+      deferred: (platform, cause) => svc.metrics.publishDeferred(platform, cause),
     },
     { concurrency: config.PUBLISHER_CONCURRENCY, retryDelaysMs: config.PUBLISHER_RETRY_DELAYS_MS },
   );

@@ -30,7 +30,7 @@ describe('publishing to a Facebook Page', () => {
     const { outcome, lines, requests } = await publishOne(page, { caption });
 
     expect(outcome).toMatchObject({ name: 'post.published', data: { permalink: expect.stringMatching(/^https:\/\/www\.facebook\.com\/\d+\/posts\/\d+$/) } });
-    expect(lines).toEqual(['POST /facebook/v21.0/{user}/feed', 'GET /facebook/v21.0/{id}?fields=permalink_url']);
+    expect(lines).toEqual(['POST /facebook/v26.0/{user}/feed', 'GET /facebook/v26.0/{id}?fields=permalink_url']);
     expect(bodiesOf(requests, 'POST', '/feed')).toEqual([{ message: caption, link: 'https://example.com/article?id=1' }]);
     const [item] = (await publishedOn(h.sandbox, 'facebook')).filter((p) => p.userId === page.userId);
     expect(item).toMatchObject({ mediaType: 'LINK', text: caption, id: outcome.data.platformPostId });
@@ -43,7 +43,7 @@ describe('publishing to a Facebook Page', () => {
     const { outcome, lines, requests } = await publishOne(page, { caption: 'A photo', mediaUrls: [photo] });
 
     expect(outcome.name).toBe('post.published');
-    expect(lines).toEqual(['POST /facebook/v21.0/{user}/photos', 'GET /facebook/v21.0/{id}?fields=permalink_url']);
+    expect(lines).toEqual(['POST /facebook/v26.0/{user}/photos', 'GET /facebook/v26.0/{id}?fields=permalink_url']);
     expect(bodiesOf(requests, 'POST', '/photos')).toEqual([{ url: photo, caption: 'A photo' }]);
   });
 
@@ -61,14 +61,14 @@ describe('publishing to a Facebook Page', () => {
     expect(items).toEqual([expect.objectContaining({ mediaType: 'ALBUM', mediaUrls: photos })]);
   });
 
-  test('when a video is due, then graph-video receives file_url, description and title', async () => {
+  test('when a video is due, then graph.facebook.com (graph-video is retired) receives file_url, description and title', async () => {
     const page = await h.profile('facebook');
     const video = media.link('v.mp4', 100);
 
     const { outcome, lines, requests } = await publishOne(page, { caption: 'Watch', title: 'Our video', mediaUrls: [video] });
 
     expect(outcome.name).toBe('post.published');
-    expect(lines[0]).toBe('POST /facebook-video/v21.0/{user}/videos');
+    expect(lines[0]).toBe('POST /facebook/v26.0/{user}/videos');
     expect(bodiesOf(requests, 'POST', '/videos')).toEqual([{ file_url: video, description: 'Watch', title: 'Our video' }]);
   });
 
@@ -79,10 +79,13 @@ describe('publishing to a Facebook Page', () => {
     const { job, outcome, lines, requests } = await publishOne(page, { caption: 'Reel time', mediaUrls: [video], platformMeta: { facebook: { reel: true } } });
 
     expect(outcome).toMatchObject({ name: 'post.published', data: { permalink: `https://www.facebook.com/reel/${outcome.data.platformPostId}` } });
-    expect(lines.slice(0, 3)).toEqual(['POST /facebook/v21.0/{user}/video_reels', 'POST /rupload/video-upload/v21.0/{id}', 'POST /facebook/v21.0/{user}/video_reels?upload_phase=finish&video_state=PUBLISHED&description=Reel time']);
-    expect(lines.slice(3).every((l) => l === 'GET /facebook/v21.0/{id}?fields=status')).toBe(true);
+    expect(lines.slice(0, 3)).toEqual(['POST /facebook/v26.0/{user}/video_reels', 'POST /rupload/video-upload/v26.0/{id}', 'POST /facebook/v26.0/{user}/video_reels']);
+    expect(lines.slice(3).every((l) => l === 'GET /facebook/v26.0/{id}?fields=status')).toBe(true);
     expect(lines.length).toBeGreaterThan(4);
-    expect(bodiesOf(requests, 'POST', '/video_reels')[0]).toEqual({ upload_phase: 'start' });
+    expect(bodiesOf(requests, 'POST', '/video_reels')).toEqual([
+      { upload_phase: 'start' },
+      { upload_phase: 'finish', video_id: expect.any(String), video_state: 'PUBLISHED', description: 'Reel time' },
+    ]);
     const upload = requests.find((r) => r.path.includes('/rupload/'))!;
     expect(upload).toMatchObject({ authScheme: 'OAuth', headers: expect.objectContaining({ offset: '0', file_size: '150000' }), bodyBytes: 150_000 });
     expect((await h.attempt(job.postId))!.checks).toBeGreaterThan(0);

@@ -32,11 +32,11 @@ describe('publishing to Instagram', () => {
     expect(outcome.name).toBe('post.published');
     expect(outcome.data.permalink).toMatch(/^https:\/\/www\.instagram\.com\/p\/[\w-]{11}\/$/);
     expect(lines).toEqual([
-      'GET /instagram/v21.0/{user}/content_publishing_limit?fields=quota_usage,config',
-      'POST /instagram/v21.0/{user}/media',
-      'GET /instagram/v21.0/{id}?fields=status_code,status',
-      'POST /instagram/v21.0/{user}/media_publish',
-      'GET /instagram/v21.0/{id}?fields=id,permalink',
+      'GET /instagram/v26.0/{user}/content_publishing_limit?fields=quota_usage,config',
+      'POST /instagram/v26.0/{user}/media',
+      'GET /instagram/v26.0/{id}?fields=status_code,status',
+      'POST /instagram/v26.0/{user}/media_publish',
+      'GET /instagram/v26.0/{id}?fields=id,permalink',
     ]);
     expect(bodiesOf(requests, 'POST', '/media')).toEqual([{ image_url: image, caption: 'Sunset #nofilter' }]);
     expect(requests.every((r) => r.authScheme === 'Bearer')).toBe(true);
@@ -98,17 +98,6 @@ describe('publishing to Instagram', () => {
     expect(bodiesOf(requests, 'POST', '/media')).toEqual([{ media_type: 'STORIES', image_url: image }]);
   });
 
-  test('when the account has used its publishing quota, then the post fails with the quota in the reason and no container is created', async () => {
-    const ig = await h.profile('instagram');
-    for (let i = 0; i < 2; i++) expect((await publishOne(ig, { mediaUrls: [media.link(`q${i}.jpg`, 100)] })).outcome.name).toBe('post.published');
-
-    const { outcome, lines } = await publishOne(ig, { mediaUrls: [media.link('q3.jpg', 100)] });
-
-    expect(outcome.name).toBe('post.failed');
-    expect(outcome.data.reason).toBe('This Instagram account has published 2 of the 2 posts Instagram allows through apps in 24 hours; publish it again later.');
-    expect(lines).toEqual(['GET /instagram/v21.0/{user}/content_publishing_limit?fields=quota_usage,config']);
-  });
-
   test('when Instagram cannot fetch the video, then the post fails with a reason saying the link must be public', async () => {
     const ig = await h.profile('instagram');
 
@@ -117,6 +106,44 @@ describe('publishing to Instagram', () => {
     expect(outcome.name).toBe('post.failed');
     expect(outcome.data.reason).toMatch(/^Instagram could not fetch the media: the link must be public/);
     expect(lines.some((l) => l.includes('media_publish'))).toBe(false);
+  });
+
+  test('when the container ends in ERROR with a "try again" subcode (2207003) once, then the retry creates a new container instead of asking about the dead one, and publishes once', async () => {
+    const ig = await h.profile('instagram');
+    const video = media.link('fail-processing-2207003-once.mp4', 100);
+
+    const { job, outcome, lines, requests } = await publishOne(ig, { mediaUrls: [video] });
+
+    expect(outcome.name).toBe('post.published');
+    expect(bodiesOf(requests, 'POST', '/media')).toEqual([expect.objectContaining({ video_url: video }), expect.objectContaining({ video_url: video })]);
+    expect(lines.filter((l) => l.includes('media_publish'))).toHaveLength(1);
+    expect((await publishedOn(h.sandbox, 'instagram')).filter((p) => p.userId === ig.userId)).toHaveLength(1);
+    expect(await h.attempt(job.postId)).toMatchObject({ state: 'published', tries: 2 });
+  });
+
+  test('when every container ends in ERROR with a "try again" subcode, then each attempt makes a new one and the post fails after the last with the subcode\'s reason', async () => {
+    const ig = await h.profile('instagram');
+
+    const { job, outcome, requests } = await publishOne(ig, { mediaUrls: [media.link('fail-processing-2207053.mp4', 100)] });
+
+    expect(outcome.name).toBe('post.failed');
+    expect(outcome.data.reason).toMatch(/^Instagram had an unknown problem uploading the video\. Postbus gave up after 5 attempts/);
+    expect(bodiesOf(requests, 'POST', '/media')).toHaveLength(5);
+    expect(requests.some((r) => r.path.endsWith('/media_publish'))).toBe(false);
+    expect(await h.attempt(job.postId)).toMatchObject({ state: 'failed', tries: 5 });
+  });
+
+  test('when a carousel item ends in ERROR with a "try again" subcode once, then every item is created again and the carousel is published once', async () => {
+    const ig = await h.profile('instagram');
+    const [a, b] = [media.link('a.jpg', 800), media.link('fail-processing-2207001-once.mp4', 900)];
+
+    const { outcome, requests } = await publishOne(ig, { caption: 'Again', mediaUrls: [a, b] });
+
+    expect(outcome.name).toBe('post.published');
+    const creations = bodiesOf(requests, 'POST', '/media');
+    expect(creations.filter((c) => c.is_carousel_item === 'true')).toHaveLength(4);
+    expect(creations.filter((c) => c.media_type === 'CAROUSEL')).toHaveLength(1);
+    expect((await publishedOn(h.sandbox, 'instagram')).filter((p) => p.userId === ig.userId)).toHaveLength(1);
   });
 
   test('when the cover frame is outside the video, then the post fails with a reason about thumbOffsetMs', async () => {
@@ -139,7 +166,7 @@ describe('publishing to Instagram', () => {
     expect(lines).toEqual([]);
   });
 
-  test('when Instagram throttles the publish call once, then the post is retried and published once', async () => {
+  test('when Instagram throttles the publish call once, then the post waits (no attempt counted), is retried and published once', async () => {
     const ig = await h.profile('instagram');
     await sandboxControl(h.sandbox, 'POST', '/faults', { platform: 'instagram', mode: 'throttle', operation: 'publish', code: 4 });
 
@@ -148,6 +175,6 @@ describe('publishing to Instagram', () => {
     expect(outcome.name).toBe('post.published');
     expect(lines.filter((l) => l.includes('media_publish'))).toHaveLength(2);
     expect((await publishedOn(h.sandbox, 'instagram')).filter((p) => p.userId === ig.userId)).toHaveLength(1);
-    expect(await h.attempt(job.postId)).toMatchObject({ state: 'published', tries: 2 });
+    expect(await h.attempt(job.postId)).toMatchObject({ state: 'published', tries: 1 });
   });
 });

@@ -10,6 +10,8 @@ let media: MediaServer;
 beforeAll(async () => {
   env = await createTestEnv('pub_system');
   system = await startSystem(env, FAST_PUBLISHER_ENV);
+  // An audited TikTok client: this post asks for PUBLIC_TO_EVERYONE.
+  await fetch(`${system.sandboxUrl}/__sandbox/tiktok/audit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ unaudited: false }) });
   account = await system.seedAccount({ platforms: ['instagram', 'youtube', 'tiktok', 'facebook'] });
   media = await startMediaServer();
 });

@@ -10,6 +10,8 @@ beforeAll(async () => {
   h = await startPublisherHarness('pub_tiktok', {
     sandbox: {
       processingDelayMs: 60,
+      // An audited client (the unaudited rules have their own tests: tiktok-unaudited.test.ts).
+      tiktokAudit: { unaudited: false },
       tiktok: { minChunkBytes: 65_536, privacyLevelOptions: ['PUBLIC_TO_EVERYONE', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'], duetDisabled: true },
     },
     env: { TIKTOK_CHUNK_BYTES: '65536', TIKTOK_PULL_URL_PREFIXES: `${media.url}/verified/` },
@@ -73,6 +75,10 @@ describe('publishing to TikTok', () => {
     expect((await h.attempt(job.postId))!.checks).toBeGreaterThan(0);
     const items = (await publishedOn(h.sandbox, 'tiktok')).filter((p) => p.userId === tt.userId);
     expect(items).toEqual([expect.objectContaining({ mediaType: 'VIDEO', bytes: 200_000, text: 'Dance #fyp' })]);
+    // The sandbox sends the 19-digit int64 id as a JSON number: only a lossless parse keeps every digit.
+    expect(items[0].id).toMatch(/^\d{19}$/);
+    expect(outcome.data.platformPostId).toBe(items[0].id);
+    expect(outcome.data.permalink).toBe(`https://www.tiktok.com/@${tt.handle}/video/${items[0].id}`);
   });
 
   test('when a video on a verified prefix is due, then TikTok pulls it (PULL_FROM_URL) and no bytes are uploaded', async () => {
@@ -104,6 +110,27 @@ describe('publishing to TikTok', () => {
     });
   });
 
+  test('when photos are not under a verified prefix, then the post fails saying how to verify one, and TikTok is never asked to pull them', async () => {
+    const tt = await h.profile('tiktok');
+
+    const { outcome, lines } = await publishOne(tt, { mediaUrls: [`${media.url}/verified/1.jpg`, `${media.url}/elsewhere/2.jpg`], platformMeta: tiktok({ privacyLevel: 'SELF_ONLY' }) });
+
+    expect(outcome.name).toBe('post.failed');
+    expect(outcome.data.reason).toContain('TIKTOK_PULL_URL_PREFIXES');
+    expect(outcome.data.reason).toContain('https://developers.tiktok.com/doc/set-up-development-configuration');
+    expect(lines).not.toContain('POST /tiktok/v2/post/publish/content/init/');
+  });
+
+  test('when a photo is a PNG, then the post fails before any init: TikTok takes JPEG or WebP photos only', async () => {
+    const tt = await h.profile('tiktok');
+
+    const { outcome, lines } = await publishOne(tt, { mediaUrls: [`${media.url}/verified/1.webp`, `${media.url}/verified/2.png`], platformMeta: tiktok({ privacyLevel: 'SELF_ONLY' }) });
+
+    expect(outcome.name).toBe('post.failed');
+    expect(outcome.data.reason).toBe('TikTok takes photos as JPEG or WebP only; convert the images and publish again.');
+    expect(lines).not.toContain('POST /tiktok/v2/post/publish/content/init/');
+  });
+
   test('when the privacy level is not one the creator allows, then the post fails listing the allowed ones, before any init', async () => {
     const tt = await h.profile('tiktok');
 
@@ -121,6 +148,20 @@ describe('publishing to TikTok', () => {
 
     expect(outcome.name).toBe('post.failed');
     expect(outcome.data.reason).toBe('TikTok could not download the video from its link; make sure the link is public and points straight at the file.');
+  });
+
+  test('when TikTok fails the publish with an internal error once, then the retry makes a new init (the failed publish_id is never asked about again) and the post is published once', async () => {
+    const tt = await h.profile('tiktok');
+    const video = `${media.url}/verified/fail-processing-internal-once.mp4`;
+
+    const { job, outcome, lines } = await publishOne(tt, { mediaUrls: [video], platformMeta: tiktok({ privacyLevel: 'PUBLIC_TO_EVERYONE' }) });
+
+    expect(outcome.name).toBe('post.published');
+    expect(lines.filter((l) => l === 'POST /tiktok/v2/post/publish/video/init/')).toHaveLength(2);
+    const items = (await publishedOn(h.sandbox, 'tiktok')).filter((p) => p.userId === tt.userId);
+    expect(items).toHaveLength(1);
+    expect(outcome.data.platformPostId).toBe(items[0].id);
+    expect(await h.attempt(job.postId)).toMatchObject({ state: 'published', tries: 2 });
   });
 
   test('when the creator reached the daily post cap, then the post fails permanently with a reason saying when to try again', async () => {

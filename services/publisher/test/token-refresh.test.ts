@@ -14,6 +14,8 @@ let db: Client;
 beforeAll(async () => {
   env = await createTestEnv('pub_token_refresh');
   system = await startSystem(env, { ...FAST_PUBLISHER_ENV, TOKEN_REFRESH_DEDUP_MS: '0', TOKEN_REFRESH_INTERVAL_MS: '3600000' });
+  // An audited TikTok client: these posts ask for PUBLIC_TO_EVERYONE.
+  await fetch(`${system.sandboxUrl}/__sandbox/tiktok/audit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ unaudited: false }) });
   account = await system.seedAccount({ platforms: [] });
   media = await startMediaServer();
   db = new Client({ connectionString: env.databaseUrl });

@@ -7,7 +7,7 @@ let media: MediaServer;
 
 beforeAll(async () => {
   media = await startMediaServer();
-  h = await startPublisherHarness('pub_unknown', { env: { PLATFORM_REQUEST_TIMEOUT_MS: '1500', PLATFORM_UPLOAD_TIMEOUT_MS: '600000', TIKTOK_PULL_URL_PREFIXES: `${media.url}/verified/` } });
+  h = await startPublisherHarness('pub_unknown', { sandbox: { tiktokAudit: { unaudited: false } }, env: { PLATFORM_REQUEST_TIMEOUT_MS: '1500', PLATFORM_UPLOAD_TIMEOUT_MS: '600000', TIKTOK_PULL_URL_PREFIXES: `${media.url}/verified/` } });
 });
 afterAll(async () => {
   await h?.stop();

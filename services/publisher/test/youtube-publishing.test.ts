@@ -59,7 +59,23 @@ describe('publishing to YouTube', () => {
     ]);
     expect(requests[4]).toMatchObject({ headers: expect.objectContaining({ 'content-type': 'image/jpeg' }), bodyBytes: 4000 });
     const items = (await publishedOn(h.sandbox, 'youtube')).filter((p) => p.userId === yt.userId);
-    expect(items).toEqual([expect.objectContaining({ title: 'My video', text: 'All about it', bytes: 600_000, details: expect.objectContaining({ privacyStatus: 'unlisted', thumbnailBytes: 4000 }) })]);
+    // the sandbox's project is unaudited, as a new one is: YouTube keeps the upload private, and the post says so
+    expect(items).toEqual([expect.objectContaining({ title: 'My video', text: 'All about it', bytes: 600_000, details: expect.objectContaining({ privacyStatus: 'private', askedPrivacyStatus: 'unlisted', thumbnailBytes: 4000 }) })]);
+    expect(outcome.data.warnings).toEqual([{ code: 'youtube_private_lock', message: expect.stringMatching(/^The video is on YouTube but private, though it was asked to be unlisted: .*audit/) }]);
+  });
+
+  test.each([
+    ['Clip rejected-duplicate', 'YouTube rejected the video as a duplicate of a video already on the channel; it was not published.'],
+    ['Clip failed-codec', 'YouTube could not process the video: its codec is not supported; re-encode it as H.264 MP4; it was not published.'],
+  ])('when YouTube answers the finished upload with a rejected or failed uploadStatus (%s), then the post fails with the reason and nothing is published', async (title, reason) => {
+    const yt = await h.profile('youtube');
+
+    const { job, outcome, lines } = await publishOne(yt, { title, mediaUrls: [media.link('dup.mp4', 100_000)], platformMeta: { youtube: { thumbnailUrl: media.link('t.jpg', 100) } } });
+
+    expect(outcome).toMatchObject({ name: 'post.failed', data: { reason } });
+    expect(lines.some((l) => l.includes('thumbnails/set'))).toBe(false);
+    expect((await h.attempt(job.postId))!.tries).toBe(1);
+    expect((await publishedOn(h.sandbox, 'youtube')).filter((p) => p.userId === yt.userId)).toEqual([]);
   });
 
   test('when YouTube keeps only part of each chunk (308 with Range), then the upload resumes from what it holds', async () => {
@@ -105,6 +121,29 @@ describe('publishing to YouTube', () => {
     expect(outcome.name).toBe('post.published');
     expect(requests.filter((r) => r.method === 'PUT').map((r) => r.headers['content-range'])).toEqual(['bytes 0-999/1000', 'bytes */1000']);
     expect((await publishedOn(h.sandbox, 'youtube')).filter((p) => p.userId === yt.userId)).toHaveLength(1);
+  });
+
+  test('when the media cannot be read once the upload session is open (its bytes answer 5xx), then after the retries the post fails naming the media, not as an unknown outcome', async () => {
+    const yt = await h.profile('youtube');
+
+    const { job, outcome, lines } = await publishOne(yt, { mediaUrls: [media.link('gone.mp4', 300_000, { getStatus: '500' })] });
+
+    expect(outcome.name).toBe('post.failed');
+    expect(outcome.data.reason).toMatch(/^The media could not be read: 127\.0\.0\.1:\d+ answered HTTP 500\. Postbus gave up after \d+ attempts/);
+    expect(outcome.data.reason).not.toMatch(/outcome|unanswered/i);
+    // sessions were opened (and probed on each retry), but no byte reached YouTube and nothing was published
+    expect(lines.filter((l) => l.startsWith('PUT')).length).toBeGreaterThan(0);
+    expect((await h.attempt(job.postId))!.tries).toBeGreaterThan(1);
+    expect((await publishedOn(h.sandbox, 'youtube')).filter((p) => p.userId === yt.userId)).toEqual([]);
+  });
+
+  test.each(['404', '410'])('when the media answers %s once the upload session is open (the stored object is gone), then the post fails at once naming the media', async (status) => {
+    const yt = await h.profile('youtube');
+
+    const { job, outcome } = await publishOne(yt, { mediaUrls: [media.link('gone.mp4', 300_000, { getStatus: status })] });
+
+    expect(outcome).toMatchObject({ name: 'post.failed', data: { reason: expect.stringMatching(new RegExp(`^The media could not be read: 127\\.0\\.0\\.1:\\d+ answered HTTP ${status};`)) } });
+    expect((await h.attempt(job.postId))!.tries).toBe(1);
   });
 
   test('when the title is longer than 100 characters, then the post fails before any call', async () => {

@@ -13,16 +13,21 @@ import { instagramRouter } from './instagram/routes';
 import { tiktokRouter, tiktokUploadRouter } from './tiktok/routes';
 import { youtubeRouter } from './youtube/routes';
 import { threadsExtras } from './meta/platform-gate';
+import { graphGateRouter, graphVersionGate, retiredVideoHostGate } from './meta/graph-rules';
 
 export type { SandboxAppOptions } from './state';
 export { SandboxState } from './state';
 
-/** Where each emulated platform API lives; a client's baseUrl is `${sandboxUrl}${prefix}`. */
+/**
+ * Where each emulated platform API lives; a client's baseUrl is `${sandboxUrl}${prefix}`, `:version`
+ * being the Graph version it calls (v21.0 or later unless `graph.oldestVersion` says otherwise).
+ */
 export const SANDBOX_PATHS = {
   threads: '/threads/v1.0',
-  instagram: '/instagram/v21.0',
-  facebook: '/facebook/v21.0',
-  facebookVideo: '/facebook-video/v21.0',
+  instagram: '/instagram/:version',
+  facebook: '/facebook/:version',
+  /** graph-video.facebook.com: retired, refused unless `graph.refuseGraphVideoHost` is false. */
+  facebookVideo: '/facebook-video/:version',
   facebookRupload: '/rupload',
   tiktok: '/tiktok',
   tiktokUpload: '/tiktok-upload',
@@ -47,7 +52,9 @@ export function createSandboxApp(opts: CreateSandboxAppOptions = {}): { app: Exp
   app.disable('x-powered-by');
   app.set('etag', false);
 
+  app.use([SANDBOX_PATHS.instagram, SANDBOX_PATHS.facebook, SANDBOX_PATHS.facebookVideo], graphGateRouter(state, logger, graphVersionGate(state)));
   app.use(exceptPlatformApis(oauthRouter(state)));
+  app.use(SANDBOX_PATHS.facebookVideo, graphGateRouter(state, logger, retiredVideoHostGate(state)));
   mountInsights(app, state, logger, SANDBOX_PATHS);
   app.use(`${SANDBOX_PATHS.control}/comments`, commentsControlRouter(state));
   app.use(SANDBOX_PATHS.control, controlRouter(state));
@@ -75,10 +82,12 @@ export function createSandboxApp(opts: CreateSandboxAppOptions = {}): { app: Exp
  * (`/threads/oauth/…`, `/facebook/dialog/oauth`, `/tiktok/v2/auth/…`, `/youtube/v3/channels`),
  * so an API request skips their dozens of route checks.
  */
-const PLATFORM_API_PREFIXES = [SANDBOX_PATHS.threads, SANDBOX_PATHS.instagram, SANDBOX_PATHS.facebook, SANDBOX_PATHS.facebookVideo, SANDBOX_PATHS.facebookRupload, SANDBOX_PATHS.tiktokUpload, '/tiktok/v2/post', '/youtube/upload'].map((p) => `${p}/`);
+const PLATFORM_API_PREFIXES = [SANDBOX_PATHS.threads, SANDBOX_PATHS.facebookRupload, SANDBOX_PATHS.tiktokUpload, '/tiktok/v2/post', '/youtube/upload'].map((p) => `${p}/`);
+/** Versioned Graph paths, except Facebook Login's (`/facebook/v26.0/dialog/oauth`, `/oauth/access_token`, `/me/accounts`). */
+const GRAPH_API_PATH = /^\/(?:instagram|facebook|facebook-video)\/v\d+\.\d+\/(?!dialog\/oauth|oauth\/access_token$|me\/accounts$)/;
 
 function exceptPlatformApis(handler: RequestHandler): RequestHandler {
-  return (req, res, next) => (PLATFORM_API_PREFIXES.some((p) => req.path.startsWith(p)) ? next() : handler(req, res, next));
+  return (req, res, next) => (PLATFORM_API_PREFIXES.some((p) => req.path.startsWith(p)) || GRAPH_API_PATH.test(req.path) ? next() : handler(req, res, next));
 }
 
 /** Delays every platform response by the current latencyMs. */

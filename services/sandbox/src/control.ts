@@ -2,12 +2,13 @@ import { AppError, PLATFORMS, assertValid, isAppError, isPlatform, type Platform
 import { Type } from '@sinclair/typebox';
 import express, { Router, type ErrorRequestHandler } from 'express';
 import { FAULT_OPERATIONS, type FaultSpec } from './faults';
+import { META_PLATFORMS } from './meta/meta-throttle';
 import type { SandboxState } from './state';
 
 const PlatformSchema = Type.Union(PLATFORMS.map((p) => Type.Literal(p)));
 
 const CreateUser = Type.Object(
-  { platform: PlatformSchema, handle: Type.String({ pattern: '^[A-Za-z0-9._]{1,30}$' }) },
+  { platform: PlatformSchema, handle: Type.String({ pattern: '^[A-Za-z0-9._]{1,30}$' }), private: Type.Optional(Type.Boolean({ description: 'TikTok: a private account' })) },
   { additionalProperties: false },
 );
 
@@ -37,10 +38,31 @@ const Settings = Type.Object(
   { additionalProperties: false },
 );
 
+const MetaThrottleSettings = Type.Object(
+  {
+    platform: Type.Union(META_PLATFORMS.map((p) => Type.Literal(p))),
+    windowMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 7 * 86_400_000 })),
+    appCalls: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()])),
+    appCallsPerUser: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()])),
+    accountCalls: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+const TikTokAuditSettings = Type.Object(
+  { unaudited: Type.Optional(Type.Boolean()), usersPerDay: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })) },
+  { additionalProperties: false },
+);
+
+const TikTokLimitSettings = Type.Object(
+  { verifiedUrlPrefixes: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { maxItems: 100 }), Type.Null()])) },
+  { additionalProperties: false },
+);
+
 /**
  * `/__sandbox`: what tests and `pnpm start` use to drive the emulated platforms.
  *
- * - POST /users {platform, handle} → 201 {platform, userId, accessToken, handle}
+ * - POST /users {platform, handle, private? (TikTok: a private account)} → 201 {platform, userId, accessToken, handle}
  * - POST /users/:userId/revoke → the user's token now answers "session invalidated" (190/460)
  * - GET /published[?platform=&userId=] → every post that went live, oldest first
  * - POST /faults {platform, mode, operation?, count?, code?, subcode?, status?, message?, applied?} → queue failures; mode none clears
@@ -48,6 +70,9 @@ const Settings = Type.Object(
  * - POST /settings {processingDelayMs?, latencyMs?} → change timing at run time
  * - POST /settings {platform, processingDelayMs?, latencyMs?, throttlePerMinute?} → one platform's own timing and throttling
  * - GET /requests[?platform=&since=] → every request the emulated platforms received (protocol headers and bodies, no tokens)
+ * - POST /meta-throttle {platform, windowMs?, appCalls?, appCallsPerUser?, accountCalls?} → Meta's call budgets per rolling window (null: unlimited)
+ * - POST /tiktok/audit {unaudited?, usersPerDay?} → the TikTok client's audit state (unaudited, 5 users a day, by default)
+ * - POST /tiktok/limits {verifiedUrlPrefixes? (null: any URL)} → the URL prefixes TikTok pulls from (default: Postbus's development /files/)
  * - POST /reset → forget everything (204)
  */
 export function controlRouter(state: SandboxState): Router {
@@ -56,7 +81,7 @@ export function controlRouter(state: SandboxState): Router {
 
   router.post('/users', (req, res) => {
     const input = assertValid(CreateUser, req.body, 'user');
-    const user = state.users.create(input.platform, input.handle, new Date(state.now()));
+    const user = state.users.create(input.platform, input.handle, new Date(state.now()), { privateAccount: input.private });
     res.status(201).json({ platform: user.platform, userId: user.userId, accessToken: user.accessToken, handle: user.handle });
   });
 
@@ -109,6 +134,23 @@ export function controlRouter(state: SandboxState): Router {
     if (input.throttlePerMinute !== undefined) throw new AppError('validation_error', 'throttlePerMinute is set per platform: add "platform".');
     state.settings = { ...state.settings, ...input };
     res.json(state.settings);
+  });
+
+  router.post('/meta-throttle', (req, res) => {
+    const { platform, ...rule } = assertValid(MetaThrottleSettings, req.body ?? {}, 'meta throttle');
+    res.json({ platform, ...state.metaThrottle.set(platform, rule) });
+  });
+
+  router.post('/tiktok/audit', (req, res) => {
+    const input = assertValid(TikTokAuditSettings, req.body ?? {}, 'tiktok audit');
+    state.tiktok.audit = { ...state.tiktok.audit, ...input };
+    res.json(state.tiktok.audit);
+  });
+
+  router.post('/tiktok/limits', (req, res) => {
+    const input = assertValid(TikTokLimitSettings, req.body ?? {}, 'tiktok limits');
+    Object.assign(state.tiktok.limits, input);
+    res.json({ verifiedUrlPrefixes: state.tiktok.limits.verifiedUrlPrefixes });
   });
 
   router.post('/reset', (_req, res) => {

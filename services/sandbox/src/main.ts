@@ -66,6 +66,8 @@ if (require.main === module) {
       processingDelayMs: config.SANDBOX_PROCESSING_DELAY_MS,
       latencyMs: config.SANDBOX_LATENCY_MS,
       threads: { quotaTotal: config.SANDBOX_THREADS_QUOTA_TOTAL },
+      tiktok: { verifiedUrlPrefixes: config.SANDBOX_TIKTOK_VERIFIED_URL_PREFIXES },
+      tiktokAudit: { unaudited: !config.SANDBOX_TIKTOK_AUDITED, usersPerDay: config.SANDBOX_TIKTOK_UNAUDITED_USERS_PER_DAY },
       logger,
     });
     logger.info('sandbox listening', { url: sandbox.url, threads: `${sandbox.url}${SANDBOX_PATHS.threads}` });

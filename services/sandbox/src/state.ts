@@ -11,8 +11,11 @@ import { InstagramStore, type InstagramLimits } from './instagram/store';
 import { PlatformSettingsStore, type EffectiveSettings } from './platform-settings';
 import { RequestLog } from './requests';
 import { TikTokStore, type TikTokLimits } from './tiktok/store';
+import type { TikTokAudit } from './tiktok/audit';
 import { YouTubeStore, type YouTubeLimits } from './youtube/store';
 import type { Platform } from '@postbus/contracts';
+import { MetaThrottleStore, type MetaPlatform, type MetaThrottleRule } from './meta/meta-throttle';
+import { DEFAULT_GRAPH_RULES, type GraphRules } from './meta/graph-rules';
 
 export interface SandboxSettings {
   /** How long a media container stays IN_PROGRESS before it is FINISHED (or ERROR). */
@@ -30,7 +33,13 @@ export interface SandboxAppOptions {
   instagram?: Partial<InstagramLimits>;
   facebook?: Partial<FacebookLimits>;
   tiktok?: Partial<TikTokLimits>;
+  /** The TikTok client's audit state: unaudited (5 users a day, SELF_ONLY, private accounts) unless relaxed. */
+  tiktokAudit?: Partial<TikTokAudit>;
   youtube?: Partial<YouTubeLimits>;
+  /** Graph versions and hosts Facebook and Instagram no longer serve (refused by default). */
+  graph?: Partial<GraphRules>;
+  /** Meta's call budgets per rolling window (an hour; 24 h for Threads); on by default (DEFAULT_META_THROTTLE), null relaxes one. */
+  metaThrottle?: Partial<Record<MetaPlatform, Partial<MetaThrottleRule>>>;
 }
 
 /** Everything the sandbox remembers: users, published posts, queued faults and each platform's objects. */
@@ -52,19 +61,27 @@ export class SandboxState {
   readonly requests = new RequestLog();
   /** Per-platform latency, processing delay and throttling (POST /__sandbox/settings with `platform`). */
   readonly platformSettings = new PlatformSettingsStore();
+  /** Meta's call budgets and the calls counted against them (POST /__sandbox/meta-throttle). */
+  readonly metaThrottle: MetaThrottleStore;
   settings: SandboxSettings;
+  /** What Facebook and Instagram Graph refuse: expired versions, the retired video host. */
+  graphRules: GraphRules;
   private readonly initialSettings: SandboxSettings;
+  private readonly initialGraphRules: GraphRules;
   private readonly clock: () => number;
 
   constructor(opts: SandboxAppOptions = {}) {
     this.initialSettings = { processingDelayMs: opts.processingDelayMs ?? 0, latencyMs: opts.latencyMs ?? 0 };
     this.settings = { ...this.initialSettings };
+    this.initialGraphRules = { ...DEFAULT_GRAPH_RULES, ...opts.graph };
+    this.graphRules = { ...this.initialGraphRules };
     this.clock = opts.now ?? Date.now;
     this.threads = new ThreadsStore(opts.threads);
     this.instagram = new InstagramStore(opts.instagram);
     this.facebook = new FacebookStore(opts.facebook);
-    this.tiktok = new TikTokStore(opts.tiktok);
+    this.tiktok = new TikTokStore(opts.tiktok, opts.tiktokAudit);
     this.youtube = new YouTubeStore(opts.youtube);
+    this.metaThrottle = new MetaThrottleStore(opts.metaThrottle);
   }
 
   /** The settings a platform runs with: its own overrides over the sandbox-wide ones. */
@@ -91,6 +108,8 @@ export class SandboxState {
     this.comments.clear();
     this.requests.clear();
     this.platformSettings.clear();
+    this.metaThrottle.reset();
     this.settings = { ...this.initialSettings };
+    this.graphRules = { ...this.initialGraphRules };
   }
 }

@@ -8,6 +8,8 @@ export interface SandboxUser {
   accessToken: string;
   /** A revoked token answers the platform's "session invalidated" error. */
   revoked: boolean;
+  /** TikTok: a private account (creator_info offers no PUBLIC_TO_EVERYONE; an unaudited client may post only to such accounts). */
+  privateAccount: boolean;
   createdAt: string;
 }
 
@@ -26,23 +28,27 @@ export class UserRegistry {
   private readonly byId = new Map<string, SandboxUser>();
   /** Expiry (epoch ms) of tokens issued through OAuth; control-API tokens never expire. */
   private readonly tokenExpiry = new Map<string, number>();
+  /** When each token was handed out (epoch ms). */
+  private readonly tokenIssuedAt = new Map<string, number>();
 
   constructor(
     private readonly ids: IdGenerator,
     private readonly clock: () => number = Date.now,
   ) {}
 
-  create(platform: Platform, handle: string, now: Date): SandboxUser {
+  create(platform: Platform, handle: string, now: Date, opts: { privateAccount?: boolean } = {}): SandboxUser {
     const user: SandboxUser = {
       platform,
       userId: this.ids.numeric(),
       handle,
       accessToken: this.ids.token(TOKEN_PREFIX[platform]),
       revoked: false,
+      privateAccount: opts.privateAccount ?? false,
       createdAt: now.toISOString(),
     };
     this.byToken.set(user.accessToken, user);
     this.byId.set(user.userId, user);
+    this.tokenIssuedAt.set(user.accessToken, now.getTime());
     return user;
   }
 
@@ -60,13 +66,26 @@ export class UserRegistry {
     if (!user) throw new Error(`no sandbox user ${userId}`);
     const token = this.ids.token(TOKEN_PREFIX[user.platform]);
     this.byToken.set(token, user);
+    this.tokenIssuedAt.set(token, this.clock());
     if (expiresAtMs !== undefined) this.tokenExpiry.set(token, expiresAtMs);
     return token;
+  }
+
+  /** When a token was handed out (epoch ms); undefined for an unknown one. */
+  issuedAt(token: string): number | undefined {
+    return this.tokenIssuedAt.get(token);
   }
 
   /** The platform's users, oldest first. */
   list(platform?: Platform): SandboxUser[] {
     return [...this.byId.values()].filter((u) => !platform || u.platform === platform);
+  }
+
+  /** How many users the platform has: what Meta sizes an app's call budget by. */
+  count(platform: Platform): number {
+    let n = 0;
+    for (const user of this.byId.values()) if (user.platform === platform) n += 1;
+    return n;
   }
 
   get(userId: string): SandboxUser | undefined {
@@ -83,5 +102,6 @@ export class UserRegistry {
     this.byToken.clear();
     this.byId.clear();
     this.tokenExpiry.clear();
+    this.tokenIssuedAt.clear();
   }
 }

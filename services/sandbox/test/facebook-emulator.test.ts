@@ -7,7 +7,7 @@ let graph: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, processingDelayMs: 50, facebook: { reelsPer24h: 1 } });
-  graph = `${sandbox.url}/facebook/v21.0`;
+  graph = `${sandbox.url}/facebook/v26.0`;
 });
 afterAll(() => sandbox.close());
 beforeEach(async () => {
@@ -50,7 +50,7 @@ describe('the Facebook Pages emulator', () => {
 
   test('when a reel is started, uploaded in two parts and finished, then its status moves through processing to published', async () => {
     const { videoId, uploadUrl } = await startReel();
-    expect(uploadUrl).toBe(`${sandbox.url}/rupload/video-upload/v21.0/${videoId}`);
+    expect(uploadUrl).toBe(`${sandbox.url}/rupload/video-upload/v26.0/${videoId}`);
     expect((await post(`${page.userId}/video_reels`, { upload_phase: 'finish', video_id: videoId, video_state: 'PUBLISHED' })).body.error.message).toMatch(/upload is not complete/);
 
     expect((await upload(uploadUrl, 600, 0, 1000)).body).toEqual({ success: true });
@@ -75,10 +75,48 @@ describe('the Facebook Pages emulator', () => {
     }
   });
 
-  test('when a Page video is posted by file_url on the video host, then it is live at once', async () => {
-    const res = await post(`${page.userId}/videos`, { file_url: 'https://cdn/v.mp4', description: 'D', title: 'T' }, `${sandbox.url}/facebook-video/v21.0`);
+  test('when a Page video is posted by file_url to graph.facebook.com, then it is live at once', async () => {
+    const res = await post(`${page.userId}/videos`, { file_url: 'https://cdn/v.mp4', description: 'D', title: 'T' });
 
     expect(res.body.id).toMatch(/^\d+$/);
     expect((await control(sandbox, 'GET', '/published?platform=facebook')).body).toEqual([expect.objectContaining({ mediaType: 'VIDEO', title: 'T', mediaUrls: ['https://cdn/v.mp4'] })]);
+  });
+
+  test('when a Page video goes to the retired graph-video host, then Graph refuses it and nothing is published; relaxed, it is accepted', async () => {
+    const videoHost = `${sandbox.url}/facebook-video/v26.0`;
+    const refused = await post(`${page.userId}/videos`, { file_url: 'https://cdn/v.mp4' }, videoHost);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 100, type: 'OAuthException', message: expect.stringMatching(/graph-video\.facebook\.com is retired/) });
+    expect((await control(sandbox, 'GET', '/published?platform=facebook')).body).toEqual([]);
+
+    sandbox.state.graphRules.refuseGraphVideoHost = false;
+    expect((await post(`${page.userId}/videos`, { file_url: 'https://cdn/v.mp4' }, videoHost)).body.id).toMatch(/^\d+$/);
+  });
+
+  test('when a call names a Graph version Meta no longer serves, then code 2635 refuses it on Facebook and Instagram; relaxed, it is served', async () => {
+    const ig = await newUser(sandbox, 'instagram', 'ig.user');
+    const old = await post(`${page.userId}/feed`, { message: 'Old' }, `${sandbox.url}/facebook/v20.0`);
+    expect(old.status).toBe(400);
+    expect(old.body.error).toMatchObject({ code: 2635, type: 'OAuthException', message: expect.stringMatching(/deprecated version.*v20\.0/) });
+    const igOld = await call(`${sandbox.url}/instagram/v19.0/${ig.userId}/content_publishing_limit`, { token: ig.accessToken });
+    expect(igOld.body.error.code).toBe(2635);
+    expect((await call(`${sandbox.url}/instagram/v21.0/${ig.userId}/content_publishing_limit`, { token: ig.accessToken })).status).toBe(200);
+    expect((await control(sandbox, 'GET', '/published?platform=facebook')).body).toEqual([]);
+
+    sandbox.state.graphRules.oldestVersion = null;
+    expect((await post(`${page.userId}/feed`, { message: 'Old' }, `${sandbox.url}/facebook/v20.0`)).status).toBe(200);
+  });
+
+  test.each([
+    ['form body', true],
+    ['query string', false],
+  ])('when a reel is finished with a 2,000-character caption in the %s, then it is published with the whole caption', async (_where, inBody) => {
+    const caption = 'Reel caption. '.repeat(143).slice(0, 2000);
+    const { videoId, uploadUrl } = await startReel();
+    await upload(uploadUrl, 10);
+    const fields = { upload_phase: 'finish', video_id: videoId, video_state: 'PUBLISHED', description: caption };
+    const res = inBody ? await post(`${page.userId}/video_reels`, fields) : await call(`${graph}/${page.userId}/video_reels?${new URLSearchParams(fields)}`, { method: 'POST', token: page.accessToken });
+    expect(res.body).toEqual({ success: true });
+    expect((await control(sandbox, 'GET', '/published?platform=facebook')).body).toEqual([expect.objectContaining({ id: videoId, text: caption })]);
   });
 });

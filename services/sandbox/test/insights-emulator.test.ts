@@ -79,7 +79,7 @@ describe("each platform's insights endpoint and client", () => {
 
   test('when a Facebook post and a Facebook video are published, then the post reports shares and the video reports none', async () => {
     const page = await aUser('facebook', 'insights_page');
-    const fb = { ...api('/facebook/v21.0', page.accessToken), videoBaseUrl: `${sandbox.url}/facebook-video/v21.0`, pageId: page.userId };
+    const fb = { ...api('/facebook/v21.0', page.accessToken), pageId: page.userId };
     const { platformPostId, permalink } = await publishFacebookFeed(fb, { message: 'a real feed post' });
     const video = published('facebook', page, `${Date.now()}77`);
 

@@ -71,6 +71,14 @@ describe('the Instagram emulator', () => {
     expect((await publish(parent.body.id)).body.error).toMatchObject({ code: 9004, error_subcode: 2207004 });
   });
 
+  test('when media fails with "-once", then only the first container of that URL is ERROR and a new container of it is FINISHED', async () => {
+    const first = await create({ image_url: 'https://cdn.example/fail-processing-2207003-once.jpg' });
+    const second = await create({ image_url: 'https://cdn.example/fail-processing-2207003-once.jpg' });
+
+    expect((await status(first.body.id)).body).toMatchObject({ status_code: 'ERROR', status: 'Error: 9004/2207003' });
+    expect((await status(second.body.id)).body.status_code).toBe('FINISHED');
+  });
+
   test("when another account's token or an unknown token is used, then Graph's errors answer", async () => {
     const other = await newUser(sandbox, 'instagram', 'other');
     expect((await call(`${base}/${user.userId}/media`, { token: other.accessToken, form: { image_url: 'https://a/b.jpg' } })).body.error).toMatchObject({ code: 100, error_subcode: 33 });

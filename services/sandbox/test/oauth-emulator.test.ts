@@ -65,6 +65,30 @@ describe('TikTok', () => {
     expect(info.body.data.user).toMatchObject({ open_id: token.body.open_id, username: 'dancer', avatar_url: expect.stringMatching(/^http/) });
   });
 
+  test('when the person approves fewer scopes than asked, then the token answer lists only those, and so does each refresh; the old refresh token stops working', async () => {
+    const back = await consent(url('/tiktok/v2/auth/authorize/', { client_key: 'ck', response_type: 'code', scope: 'user.info.basic,video.publish,video.list', redirect_uri: REDIRECT, state: 's', code_challenge: challenge, code_challenge_method: 'S256' }), { scope: 'user.info.basic,video.list' });
+    const token = await tiktokToken({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: REDIRECT, code_verifier: verifier });
+    const refreshed = await tiktokToken({ grant_type: 'refresh_token', refresh_token: token.body.refresh_token });
+    const again = await tiktokToken({ grant_type: 'refresh_token', refresh_token: token.body.refresh_token });
+
+    expect(back.searchParams.get('scopes')).toBe('user.info.basic,video.list');
+    expect(token.body.scope).toBe('user.info.basic,video.list');
+    expect(refreshed.body.scope).toBe('user.info.basic,video.list');
+    expect(refreshed.body.refresh_token).not.toBe(token.body.refresh_token);
+    expect(again.body.error).toBe('invalid_grant');
+  });
+
+  test('when the person later takes a scope back, then the next refresh answers the narrower grant', async () => {
+    const back = await consent(url('/tiktok/v2/auth/authorize/', { client_key: 'ck', response_type: 'code', scope: 'user.info.basic,video.publish', redirect_uri: REDIRECT, state: 's', code_challenge: challenge, code_challenge_method: 'S256' }));
+    const token = await tiktokToken({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: REDIRECT, code_verifier: verifier });
+
+    const narrowed = await control(sandbox, 'POST', '/oauth/scopes', { userId: token.body.open_id, scopes: ['user.info.basic'] });
+    const refreshed = await tiktokToken({ grant_type: 'refresh_token', refresh_token: token.body.refresh_token });
+
+    expect(narrowed.status).toBe(200);
+    expect(refreshed.body.scope).toBe('user.info.basic');
+  });
+
   test('when a code is used twice, then the second exchange answers invalid_grant', async () => {
     const code = await tiktokCode();
     await tiktokToken({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
@@ -181,6 +205,7 @@ describe('Meta platforms', () => {
     const back = await consent(url('/instagram/oauth/authorize', { client_id: 'ig', redirect_uri: REDIRECT, response_type: 'code', scope: 'instagram_business_basic' }), { handle: 'lin.photos' });
     const short = await form(`${sandbox.url}/instagram/oauth/access_token`, { client_id: 'ig', client_secret: 's', grant_type: 'authorization_code', redirect_uri: REDIRECT, code: back.searchParams.get('code')! });
     const long = await get(`${sandbox.url}/instagram/access_token?grant_type=ig_exchange_token&client_secret=s&access_token=${short.body.access_token}`);
+    now += 25 * 3_600_000; // Instagram refreshes only tokens at least 24 hours old.
     const refreshed = await get(`${sandbox.url}/instagram/refresh_access_token?grant_type=ig_refresh_token&access_token=${long.body.access_token}`);
     const me = await get(`${sandbox.url}/instagram/me?fields=user_id,username`, refreshed.body.access_token);
 

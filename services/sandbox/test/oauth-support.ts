@@ -13,13 +13,15 @@ function unescape(s: string): string {
 }
 
 /** Opens the consent page and submits it; answers where the platform redirects back to. */
-export async function consent(authorizeUrl: string, choice: { accounts?: string[]; handle?: string; decision?: 'approve' | 'deny' } = {}): Promise<URL> {
+/** `scope`: what the person leaves approved on the consent page, when fewer than the app asked for. */
+export async function consent(authorizeUrl: string, choice: { accounts?: string[]; handle?: string; decision?: 'approve' | 'deny'; scope?: string } = {}): Promise<URL> {
   const page = await fetch(authorizeUrl);
   if (page.status !== 200) throw new Error(`consent page answered ${page.status}: ${await page.text()}`);
   const form = new URLSearchParams(hiddenFields(await page.text()));
   for (const account of choice.accounts ?? ['new']) form.append('account', account);
   form.set('handle', choice.handle ?? `user_${Math.random().toString(36).slice(2, 8)}`);
   form.set('decision', choice.decision ?? 'approve');
+  if (choice.scope !== undefined) form.set('scope', choice.scope);
   const res = await fetch(authorizeUrl, { method: 'POST', body: form, redirect: 'manual' });
   if (res.status !== 303) throw new Error(`consent answered ${res.status}: ${await res.text()}`);
   return new URL(res.headers.get('location')!);

@@ -16,6 +16,8 @@ beforeEach(async () => {
   channel = await newUser(sandbox, 'youtube', 'yt.sandbox');
 });
 
+/** YouTube's chunk unit: 256 KiB. */
+const CHUNK = 262_144;
 const metadata = { snippet: { title: 'T', description: 'D' }, status: { privacyStatus: 'private' } };
 const open = (size: number, json: unknown = metadata) =>
   call(`${base}/videos?uploadType=resumable&part=snippet,status`, { token: channel.accessToken, json, headers: { 'x-upload-content-length': String(size), 'x-upload-content-type': 'video/mp4' } });
@@ -24,26 +26,78 @@ const put = (session: string, range: string, bytes = 0) =>
 
 describe('the YouTube resumable upload emulator', () => {
   test('when a session is opened and bytes sent in chunks, then 308 with Range until the last, which answers 201 with the video', async () => {
-    const session = (await open(1000)).headers.get('location')!;
+    const total = CHUNK + 400;
+    const session = (await open(total)).headers.get('location')!;
     expect(session).toMatch(/\/youtube\/upload\/youtube\/v3\/videos\?uploadType=resumable&upload_id=/);
 
-    const probe0 = await put(session, 'bytes */1000');
+    const probe0 = await put(session, `bytes */${total}`);
     expect(probe0.status).toBe(308);
     expect(probe0.headers.get('range')).toBeNull();
-    const first = await put(session, 'bytes 0-599/1000', 600);
-    expect([first.status, first.headers.get('range')]).toEqual([308, 'bytes=0-599']);
-    const last = await put(session, 'bytes 600-999/1000', 400);
+    const first = await put(session, `bytes 0-${CHUNK - 1}/${total}`, CHUNK);
+    expect([first.status, first.headers.get('range')]).toEqual([308, `bytes=0-${CHUNK - 1}`]);
+    const last = await put(session, `bytes ${CHUNK}-${total - 1}/${total}`, 400);
     expect(last.status).toBe(201);
     expect(last.body).toMatchObject({ kind: 'youtube#video', id: expect.any(String), status: { uploadStatus: 'uploaded', privacyStatus: 'private' } });
-    const probe = await put(session, 'bytes */1000');
+    const probe = await put(session, `bytes */${total}`);
     expect([probe.status, probe.body.id]).toEqual([200, last.body.id]);
+  });
+
+  test('when a chunk before the final one is not a multiple of 256 KiB, then 400 and nothing is stored; an aligned one answers 308', async () => {
+    const total = 3 * CHUNK + 10;
+    const session = (await open(total)).headers.get('location')!;
+    const unaligned = await put(session, `bytes 0-599/${total}`, 600);
+    expect(unaligned.status).toBe(400);
+    expect(unaligned.body.error.message).toMatch(/required to be equal or greater than 262144, except for the final request/);
+    expect((await put(session, `bytes */${total}`)).headers.get('range')).toBeNull();
+
+    const aligned = await put(session, `bytes 0-${2 * CHUNK - 1}/${total}`, 2 * CHUNK);
+    expect([aligned.status, aligned.headers.get('range')]).toEqual([308, `bytes=0-${2 * CHUNK - 1}`]);
+    const overOne = await put(session, `bytes ${2 * CHUNK}-${3 * CHUNK}/${total}`, CHUNK + 1);
+    expect(overOne.status).toBe(400);
+    expect((await put(session, `bytes ${2 * CHUNK}-${total - 1}/${total}`, CHUNK + 10)).status).toBe(201);
+  });
+
+  test('when the chunk rule is relaxed, then a small chunk before the final one is accepted', async () => {
+    sandbox.state.youtube.limits.chunkMultipleBytes = null;
+    try {
+      const session = (await open(1000)).headers.get('location')!;
+      expect((await put(session, 'bytes 0-599/1000', 600)).status).toBe(308);
+      expect((await put(session, 'bytes 600-999/1000', 400)).status).toBe(201);
+    } finally {
+      sandbox.state.youtube.limits.chunkMultipleBytes = CHUNK;
+    }
+  });
+
+  test('when the project is unaudited (the default), then an upload asked public comes back private, and videos.list part=status says so too', async () => {
+    const session = (await open(10, { ...metadata, status: { privacyStatus: 'public' } })).headers.get('location')!;
+    const done = await put(session, 'bytes 0-9/10', 10);
+    expect(done.body.status).toMatchObject({ uploadStatus: 'uploaded', privacyStatus: 'private' });
+    const listed = await call(`${sandbox.url}/youtube/v3/videos?part=status&id=${done.body.id}`, { token: channel.accessToken });
+    expect(listed.body.items).toEqual([{ kind: 'youtube#video', id: done.body.id, status: expect.objectContaining({ uploadStatus: 'uploaded', privacyStatus: 'private' }) }]);
+
+    sandbox.state.youtube.limits.unauditedProject = false;
+    try {
+      const audited = (await open(10, { ...metadata, status: { privacyStatus: 'public' } })).headers.get('location')!;
+      expect((await put(audited, 'bytes 0-9/10', 10)).body.status.privacyStatus).toBe('public');
+    } finally {
+      sandbox.state.youtube.limits.unauditedProject = true;
+    }
+  });
+
+  test('when the title carries rejected-duplicate, then the finished upload is rejected with that reason and nothing goes live', async () => {
+    const session = (await open(10, { ...metadata, snippet: { title: 'Again rejected-duplicate', description: '' } })).headers.get('location')!;
+    const done = await put(session, 'bytes 0-9/10', 10);
+    expect(done.body.status).toMatchObject({ uploadStatus: 'rejected', rejectionReason: 'duplicate' });
+    expect((await control(sandbox, 'GET', '/published?platform=youtube')).body).toEqual([]);
+    const listed = await call(`${sandbox.url}/youtube/v3/videos?part=status&id=${done.body.id}`, { token: channel.accessToken });
+    expect(listed.body.items[0].status).toMatchObject({ uploadStatus: 'rejected', rejectionReason: 'duplicate' });
   });
 
   test('when the server keeps part of a chunk, then Range tells where to resume', async () => {
     sandbox.state.youtube.limits.maxStoredBytesPerRequest = 250;
     try {
-      const session = (await open(1000)).headers.get('location')!;
-      const res = await put(session, 'bytes 0-599/1000', 600);
+      const session = (await open(2 * CHUNK)).headers.get('location')!;
+      const res = await put(session, `bytes 0-${CHUNK - 1}/${2 * CHUNK}`, CHUNK);
       expect(res.headers.get('range')).toBe('bytes=0-249');
     } finally {
       sandbox.state.youtube.limits.maxStoredBytesPerRequest = null;

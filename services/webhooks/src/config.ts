@@ -1,5 +1,7 @@
-import { bool, ConfigError, int, loadConfig, oneOf, type VarSpec } from '@postbus/kit';
+import { bool, ConfigError, int, keyIdVar, loadConfig, oneOf, previousKeysVar, sealingKeyProblems, str, type VarSpec } from '@postbus/kit';
 import { serviceVars } from '@postbus/service';
+
+export const DEV_WEBHOOK_SECRET_KEY = Buffer.alloc(32, 13).toString('base64');
 
 /** 5 s, 30 s, 2 min, 10 min, 1 h, 5 h, 10 h, 10 h: nine attempts over about 26 hours. */
 export const DEFAULT_RETRY_SCHEDULE_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 18_000_000, 36_000_000, 36_000_000];
@@ -37,11 +39,21 @@ export const webhooksVars = {
   WEBHOOK_DISABLE_AFTER_HOURS: hours('An endpoint whose deliveries have all failed for this long is disabled (hours, decimals allowed)', 72),
   WEBHOOK_POLL_MS: int('How often the delivery loop looks for due deliveries at the latest (ms)', 1000, 10),
   WEBHOOK_CONCURRENCY: int('Deliveries one webhooks process sends at once', 16, 1),
+  WEBHOOK_SECRET_ENCRYPTION_KEY: str('Base64 32-byte AES-256-GCM key that seals webhook signing secrets at rest (required in production)', DEV_WEBHOOK_SECRET_KEY),
+  WEBHOOK_SECRET_KEY_ID: keyIdVar('Id of WEBHOOK_SECRET_ENCRYPTION_KEY, stored beside each sealed secret for rotation (letters, digits, _ . -)', 'dev'),
+  WEBHOOK_SECRET_PREVIOUS_KEYS: previousKeysVar('Earlier webhook secret keys still accepted for reading during a rotation, "id:base64,id:base64"'),
 };
 
 export function readConfig(env: Record<string, string | undefined> = process.env) {
   const config = loadConfig(webhooksVars, env);
-  if (config.POSTBUS_ENV === 'production' && config.WEBHOOKS_ALLOW_LOOPBACK) throw new ConfigError(['WEBHOOKS_ALLOW_LOOPBACK must be false in production']);
+  const production = config.POSTBUS_ENV === 'production';
+  const problems = sealingKeyProblems(
+    { key: 'WEBHOOK_SECRET_ENCRYPTION_KEY', keyId: 'WEBHOOK_SECRET_KEY_ID', previous: 'WEBHOOK_SECRET_PREVIOUS_KEYS' },
+    { key: config.WEBHOOK_SECRET_ENCRYPTION_KEY, keyId: config.WEBHOOK_SECRET_KEY_ID, previous: config.WEBHOOK_SECRET_PREVIOUS_KEYS },
+    { production, developmentKey: DEV_WEBHOOK_SECRET_KEY },
+  );
+  if (production && config.WEBHOOKS_ALLOW_LOOPBACK) problems.push('WEBHOOKS_ALLOW_LOOPBACK must be false in production');
+  if (problems.length) throw new ConfigError(problems);
   return config;
 }
 export type WebhooksConfig = ReturnType<typeof readConfig>;

@@ -1,12 +1,15 @@
 import { Rpc, type Principal } from '@postbus/contracts';
-import { runMain } from '@postbus/kit';
+import { keyRingOf, runMain } from '@postbus/kit';
 import { bootService } from '@postbus/service';
 import { readConfig } from './config';
 import { DeliveryRepository } from './deliveries/delivery.repository';
 import { consumeEvents } from './entry-points/consumers';
+import { registerOperatorRpc } from './entry-points/operator-rpc';
 import { registerRpc } from './entry-points/rpc';
 import { EndpointRepository } from './endpoints/endpoint.repository';
+import { sealClearSecrets } from './endpoints/reseal-secrets.use-case';
 import { targetGuard } from './endpoints/target-guard';
+import { WebhookSecretBox } from './endpoints/webhook-secret-box';
 import { migrations } from './migrations';
 import { attemptDelivery } from './sending/attempt-delivery.use-case';
 import { DeliveryLoop } from './sending/delivery-loop';
@@ -20,7 +23,8 @@ export async function start(env?: Record<string, string | undefined>) {
   const config = readConfig(env);
   const svc = await bootService({ name: 'webhooks', config, schema: 'webhooks', migrations });
   const ds = svc.ds!;
-  const endpoints = new EndpointRepository(ds);
+  const secrets = new WebhookSecretBox(keyRingOf({ key: config.WEBHOOK_SECRET_ENCRYPTION_KEY, keyId: config.WEBHOOK_SECRET_KEY_ID, previous: config.WEBHOOK_SECRET_PREVIOUS_KEYS }));
+  const endpoints = new EndpointRepository(ds, secrets);
   const deliveries = new DeliveryRepository(ds);
   const clock = () => new Date();
   const policy = { retryScheduleMs: config.WEBHOOK_RETRY_SCHEDULE_MS, disableAfterMs: config.WEBHOOK_DISABLE_AFTER_HOURS * 3600_000 };
@@ -30,6 +34,7 @@ export async function start(env?: Record<string, string | undefined>) {
     deliveries,
     clock,
     policy,
+    secrets,
     send: meteredSend(webhookSender({ allowLoopback: config.WEBHOOKS_ALLOW_LOOPBACK, timeoutMs: config.WEBHOOK_TIMEOUT_MS }), svc.metrics),
     logger: svc.logger.child({ module: 'delivery' }),
     observe: (outcome: 'delivered' | 'failed', seconds: number) => svc.metrics.webhookDelivered(outcome, seconds),
@@ -47,6 +52,7 @@ export async function start(env?: Record<string, string | undefined>) {
   const announce = () => loop.kick();
 
   registerRpc(svc.rpc, { ds, endpoints, deliveries, clock, announce, checkTarget: targetGuard({ allowLoopback: config.WEBHOOKS_ALLOW_LOOPBACK }) });
+  registerOperatorRpc(svc.rpc, { ds, endpoints, secrets });
   const events = consumeEvents(svc.bus, {
     ds,
     endpoints,
@@ -57,6 +63,8 @@ export async function start(env?: Record<string, string | undefined>) {
     logger: svc.logger.child({ module: 'fan-out' }),
   });
 
+  // Before anything signs: earlier versions kept secrets in clear, and readers refuse them.
+  await sealClearSecrets({ ds, endpoints, secrets }, svc.logger.child({ module: 'secrets' }));
   await svc.rpc.start();
   await events.start();
   loop.start();

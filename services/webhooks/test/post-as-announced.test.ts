@@ -14,6 +14,7 @@ const aPost = (over: Partial<Post> = {}): Post => ({
   failedReason: null,
   externalId: null,
   permalink: null,
+  warnings: [],
   platformMeta: null,
   category: null,
   createdAt: '2025-01-01T00:00:00.000Z',
@@ -37,6 +38,13 @@ describe('the post an event carries', () => {
     expect(postAsAnnounced('post.published', aPost(), published, false)).toMatchObject({ status: 'posted', publishedAt: published.publishedAt, permalink: published.permalink });
     expect(postAsAnnounced('post.failed', aPost(), { postId: 'pst_1', reason: 'token expired' }, false)).toMatchObject({ status: 'failed', failedReason: 'token expired' });
     expect(postAsAnnounced('post.cancelled', aPost(), { postId: 'pst_1' }, false)).toMatchObject({ status: 'cancelled' });
+  });
+
+  test('when post.restricted comes before posts applied its post.published, then it asks to read again, and after the waits the event completes the post with its warnings', () => {
+    const warnings = [{ code: 'youtube_private_lock', message: 'The video is on YouTube but private.' }];
+    expect(() => postAsAnnounced('post.restricted', aPost(), { ...published, warnings }, true)).toThrow(PostNotCaughtUp);
+    expect(postAsAnnounced('post.restricted', aPost(), { ...published, warnings }, false)).toMatchObject({ status: 'posted', permalink: published.permalink, warnings });
+    expect(postAsAnnounced('post.published', aPost(), { ...published, warnings }, false).warnings).toEqual(warnings);
   });
 
   test('when the post already ended otherwise (a late, contradicting result), then it is carried as it is', () => {

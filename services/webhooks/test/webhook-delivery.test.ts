@@ -74,6 +74,30 @@ describe('delivering publish results', () => {
     expect(verifiedBy(webhook.secret, hooks.headersOf(hooks.received[0]), hooks.received[0].body)).toBe(true);
   });
 
+  test('when a post.published carries a warning that fewer people can see the post than asked (YouTube kept it private), then post.restricted is delivered too, with the post and its warnings', async () => {
+    const account = await system.seedAccount();
+    const restrictedOnly = await receiver();
+    const both = await receiver();
+    const restrictedHook = await createWebhook(system, account.apiKey, { url: restrictedOnly.url, events: ['post.restricted'] });
+    const bothHook = await createWebhook(system, account.apiKey, { url: both.url, events: ['post.published', 'post.restricted'] });
+    const [locked, plain] = [await schedulePost(system, account.apiKey), await schedulePost(system, account.apiKey)];
+    const warnings = [{ code: 'youtube_private_lock', message: 'The video is on YouTube but private.' }];
+    const publishedEvent = (postId: string, extra: Record<string, unknown>) => ({
+      name: 'post.published',
+      data: { postId, accountId: account.accountId, profileId: 'prf_x', platform: 'youtube', platformPostId: 'vid1', permalink: 'https://www.youtube.com/watch?v=vid1', publishedAt: new Date().toISOString(), ...extra },
+    });
+
+    await system.bus.events.publish([publishedEvent(locked, { warnings }), publishedEvent(plain, {})]);
+    await settled(system, account.apiKey, bothHook.id, 3);
+    await settled(system, account.apiKey, restrictedHook.id, 1);
+
+    const restricted = restrictedOnly.received.map((r) => r.json);
+    expect(restricted).toEqual([{ id: expect.stringMatching(/^evt_/), type: 'post.restricted', timestamp: expect.any(String), data: { post: expect.objectContaining({ id: locked, status: 'posted', warnings }) } }]);
+    const seen = both.received.map((r) => [r.json.type, r.json.data.post.id]).sort();
+    expect(seen).toEqual([['post.published', locked], ['post.published', plain], ['post.restricted', locked]].sort());
+    expect(new Set(both.received.map((r) => r.json.id)).size).toBe(3);
+  });
+
   test('when another account has endpoints for the same events, then nothing of this account reaches them', async () => {
     const mine = await system.seedAccount();
     const theirs = await system.seedAccount();

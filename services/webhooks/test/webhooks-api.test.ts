@@ -173,8 +173,8 @@ describe('refusing bad input', () => {
     expect(r.body.code).toBe('missing_api_key');
   });
 
-  test('when the key lacks post:read, then 403 insufficient_scope', async () => {
-    const writer = await system.seedAccount({ platforms: [], scopes: ['post:write'] });
+  test('when the key lacks webhook:write, then 403 insufficient_scope', async () => {
+    const writer = await system.seedAccount({ platforms: [], scopes: ['post:write', 'post:read', 'webhook:read'] });
     const r = await api(system, '/api/v1/webhooks', { method: 'POST', key: writer.apiKey, body: { url: PUBLIC_URL, events: ['post.published'] } });
     expect(r.status).toBe(403);
     expect(r.body.code).toBe('insufficient_scope');

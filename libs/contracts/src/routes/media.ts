@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { ErrorCode } from '../errors';
-import { MEDIA_IMPORT_RPC_TIMEOUT_MS, MediaAssetSchema, MediaBase64Schema, MediaDeletedSchema, MediaFromUrlSchema, MediaImportedSchema, MediaListQuerySchema, MediaPageSchema, MediaUploadedSchema } from '../rpc/media';
+import { MEDIA_IMPORT_RPC_TIMEOUT_MS, MediaAssetSchema, MediaDeletedSchema, MediaFromUrlSchema, MediaImportedSchema, MediaListQuerySchema, MediaPageSchema, MediaUploadedSchema, McpUploadMediaSchema } from '../rpc/media';
 import { Rpc } from '../rpc';
 import type { RouteDef } from './define';
 
@@ -32,8 +32,8 @@ export const MediaRoutes = {
     status: 201,
     tool: {
       name: 'svc_upload_media',
-      description: 'Upload an image (JPEG, PNG, WebP, GIF) or video (MP4, MOV, WebM) as base64 content, at most 50 MB. Returns a mediaId to use as a post\'s mediaId and a signed URL. For files already online, svc_add_media_from_url is lighter.',
-      input: MediaBase64Schema,
+      description: 'Upload a small image (JPEG, PNG, WebP, GIF) or video (MP4, MOV, WebM) as base64 content: at most 750,000 bytes once decoded (1,000,000 base64 characters), since a request to this endpoint is at most 1 MiB. Bigger files (up to 50 MB): put them online and call svc_add_media_from_url, or upload them with POST {base_url}/api/v1/media (multipart/form-data, field `file`, with an API key holding media:write). Returns a mediaId to use as a post\'s mediaId and a signed URL.',
+      input: McpUploadMediaSchema,
       toRpc: (args) => args,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       oauthScope: 'mcp:write',

@@ -12,13 +12,17 @@ import {
 } from '../rpc/webhooks';
 import type { RouteDef } from './define';
 
-/** Endpoints that receive signed publish-result events. Managed by programs over REST only (no agent tools). */
+/**
+ * Endpoints that receive signed publish-result events. Managed by programs over REST only (no agent
+ * tools), with webhook:read and webhook:write, by keys that may use every profile (an endpoint
+ * receives every profile's events).
+ */
 export const WebhookRoutes = {
   createWebhook: {
     id: 'createWebhook',
     method: 'post',
     path: '/api/v1/webhooks',
-    scope: 'post:read',
+    scope: 'webhook:write',
     summary: 'Register an endpoint for events (post.published, post.failed, …). The answer carries its signing secret, shown only this once.',
     rpc: Rpc.webhooksCreate,
     body: WebhookCreateSchema,
@@ -29,7 +33,7 @@ export const WebhookRoutes = {
     id: 'listWebhooks',
     method: 'get',
     path: '/api/v1/webhooks',
-    scope: 'post:read',
+    scope: 'webhook:read',
     summary: 'List the account\'s webhook endpoints, newest first.',
     rpc: Rpc.webhooksList,
     response: WebhookListSchema,
@@ -39,7 +43,7 @@ export const WebhookRoutes = {
     id: 'getWebhook',
     method: 'get',
     path: '/api/v1/webhooks/{id}',
-    scope: 'post:read',
+    scope: 'webhook:read',
     summary: 'Read a webhook endpoint: its events, and whether it is enabled or disabled (with the reason).',
     rpc: Rpc.webhooksGet,
     response: WebhookEndpointSchema,
@@ -49,7 +53,7 @@ export const WebhookRoutes = {
     id: 'updateWebhook',
     method: 'patch',
     path: '/api/v1/webhooks/{id}',
-    scope: 'post:read',
+    scope: 'webhook:write',
     summary: 'Change the URL, events or description of an endpoint, or pause (`enabled: false`) and resume (`enabled: true`) it.',
     rpc: Rpc.webhooksUpdate,
     body: WebhookUpdateSchema,
@@ -60,7 +64,7 @@ export const WebhookRoutes = {
     id: 'deleteWebhook',
     method: 'delete',
     path: '/api/v1/webhooks/{id}',
-    scope: 'post:read',
+    scope: 'webhook:write',
     summary: 'Delete an endpoint: nothing more is delivered to it, pending deliveries included.',
     rpc: Rpc.webhooksDelete,
     response: WebhookDeletedSchema,
@@ -70,7 +74,7 @@ export const WebhookRoutes = {
     id: 'rotateWebhookSecret',
     method: 'post',
     path: '/api/v1/webhooks/{id}/rotate-secret',
-    scope: 'post:read',
+    scope: 'webhook:write',
     summary: 'Issue a new signing secret, shown only in this answer. For 24 hours deliveries carry signatures with both the new and the previous secret.',
     rpc: Rpc.webhooksRotateSecret,
     response: WebhookEndpointWithSecretSchema,
@@ -80,7 +84,7 @@ export const WebhookRoutes = {
     id: 'listWebhookDeliveries',
     method: 'get',
     path: '/api/v1/webhooks/{id}/deliveries',
-    scope: 'post:read',
+    scope: 'webhook:read',
     summary: 'Deliveries to an endpoint, newest first: status, response code and every attempt\'s time.',
     rpc: Rpc.webhooksListDeliveries,
     query: Type.Object({
@@ -94,7 +98,7 @@ export const WebhookRoutes = {
     id: 'retryWebhookDelivery',
     method: 'post',
     path: '/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry',
-    scope: 'post:read',
+    scope: 'webhook:write',
     summary: 'Send a delivery again now (one attempt, same webhook-id, fresh timestamp and signature); answers the delivery, pending.',
     rpc: Rpc.webhooksRetryDelivery,
     response: WebhookDeliverySchema,

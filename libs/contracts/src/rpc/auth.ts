@@ -32,6 +32,8 @@ export const ApiKeySummarySchema = Type.Object({
   /** The key's visible start, e.g. `sk_live_Ab12Cd34Ef56…`, enough to recognise it. */
   prefix: Type.String(),
   scopes: Type.Array(Type.String()),
+  /** Scopes held beyond `scopes` only until LEGACY_WEBHOOK_ACCESS.sunset (keys issued while post:read opened webhooks). */
+  deprecatedScopes: Type.Optional(Type.Array(Type.String())),
   profileIds: ProfileRestrictionSchema,
   status: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')]),
   createdAt: Type.String(),
@@ -62,14 +64,14 @@ export const AuthRpc = {
     'auth.accounts.create',
     Type.Object({ email: Type.String({ format: 'email' }), password: Type.Optional(Type.String({ minLength: 8 })), plan: Type.Optional(Type.String()), tester: Type.Optional(Type.Boolean()) }),
     Type.Object({ accountId: Type.String(), userId: Type.String() }),
-    { anonymous: true },
+    { anonymous: true, operator: true },
   ),
   /** Issues a key, returned once. Without userId the account's first user owns it (operators). */
   authIssueKey: defineRpc(
     'auth.keys.issue',
     Type.Object({ accountId: Type.String(), userId: Type.Optional(Type.String()), name: Type.String(), scopes: Type.Array(Type.String()), profileIds: Type.Optional(ProfileRestrictionSchema), expiresAt: Type.Optional(Type.String({ format: 'date-time' })) }),
     Type.Object({ keyId: Type.String(), key: Type.String() }),
-    { anonymous: true },
+    { anonymous: true, operator: true },
   ),
   /** Operators: change an account's plan, tester flag, trial end or disabled state. */
   authUpdateAccount: defineRpc(
@@ -85,19 +87,19 @@ export const AuthRpc = {
       { additionalProperties: false },
     ),
     AccountSummarySchema,
-    { anonymous: true },
+    { anonymous: true, operator: true },
   ),
   /** Operators: disable or re-enable one user; the user's keys answer api_access_disabled meanwhile. */
   authUpdateUser: defineRpc(
     'auth.users.update',
     Type.Object({ userId: Type.String(), disabled: Type.Boolean() }, { additionalProperties: false }),
     Type.Object({ userId: Type.String(), accountId: Type.String(), email: Type.String(), disabled: Type.Boolean() }),
-    { anonymous: true },
+    { anonymous: true, operator: true },
   ),
   /** Operators: every key of an account, newest first. */
-  authListKeys: defineRpc('auth.keys.list', Type.Object({ accountId: Type.String() }), Type.Object({ keys: Type.Array(ApiKeySummarySchema) }), { anonymous: true }),
+  authListKeys: defineRpc('auth.keys.list', Type.Object({ accountId: Type.String() }), Type.Object({ keys: Type.Array(ApiKeySummarySchema) }), { anonymous: true, operator: true }),
   /** Revokes a key (idempotent) and announces `auth.key.revoked`; with accountId, only a key of that account. */
-  authRevokeKey: defineRpc('auth.keys.revoke', Type.Object({ keyId: Type.String(), accountId: Type.Optional(Type.String()) }), ApiKeySummarySchema, { anonymous: true }),
+  authRevokeKey: defineRpc('auth.keys.revoke', Type.Object({ keyId: Type.String(), accountId: Type.Optional(Type.String()) }), ApiKeySummarySchema, { anonymous: true, operator: true }),
 };
 
 /** When the API-key-for-JWT exchanges (`POST {base_url}/api/auth/mcp-token`, `POST {mcp_host}/auth`) were deprecated and when they stop. */

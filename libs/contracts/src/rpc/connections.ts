@@ -78,6 +78,48 @@ export const TikTokPostingOptionsSchema = Type.Object({
 });
 export type TikTokPostingOptions = Static<typeof TikTokPostingOptionsSchema>;
 
+/** What a profile still lacks to publish (GET /connections/{id}/health): token, scopes, quota, TikTok audit mode. */
+export const ConnectionHealthSchema = Type.Object({
+  profileId: Type.String(),
+  platform: Type.String(),
+  handle: Type.String(),
+  status: Type.Union(PROFILE_STATUSES.map((s) => Type.Literal(s))),
+  statusReason: Type.Union([Type.String(), Type.Null()]),
+  checkedAt: Timestamp,
+  token: Type.Object({
+    expiresAt: Type.Union([Timestamp, Type.Null()], { description: 'Null: the token does not expire.' }),
+    expired: Type.Boolean(),
+    lastRefreshAt: NullableTimestamp,
+    nextRefreshAt: Type.Union([Timestamp, Type.Null()], { description: 'When the refresher will renew it; null when it needs no refresh.' }),
+    lastRefreshError: Type.Union([Type.String(), Type.Null()], { description: 'Why the last refresh failed; null once one succeeds.' }),
+    lastRefreshErrorAt: NullableTimestamp,
+  }),
+  scopes: Type.Object({
+    granted: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'As the platform listed them at connect or refresh; null when it did not say.' }),
+    needed: Type.Array(Type.String(), { description: 'What publishing needs.' }),
+    missing: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'Needed but not granted; null when the grant is unknown.' }),
+  }),
+  quota: Type.Object({
+    source: Type.Union([Type.String(), Type.Null()], { description: 'The platform call the figures come from, e.g. content_publishing_limit.' }),
+    used: Type.Union([Type.Integer(), Type.Null()]),
+    total: Type.Union([Type.Integer(), Type.Null()]),
+    remaining: Type.Union([Type.Integer(), Type.Null()], { description: 'Posts the platform still accepts in its rolling window; null when it does not tell.' }),
+    windowSeconds: Type.Union([Type.Integer(), Type.Null()]),
+    reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the figures are null.' }),
+  }),
+  tiktok: Type.Union([
+    Type.Object({
+      clientAudited: Type.Boolean({ description: 'TIKTOK_CLIENT_AUDITED: whether the app passed TikTok\'s content-posting audit.' }),
+      privacyLevelOptions: Type.Union([Type.Array(Type.String()), Type.Null()], { description: 'creator_info; null when it could not be read.' }),
+      accountPrivate: Type.Union([Type.Boolean(), Type.Null()], { description: 'creator_info offers no PUBLIC_TO_EVERYONE.' }),
+      selfOnly: Type.Boolean({ description: 'Posts can only be SELF_ONLY: an unaudited client, or creator_info offers nothing else.' }),
+    }),
+    Type.Null(),
+  ]),
+  problems: Type.Array(Type.String(), { description: 'What stops or limits publishing now, in words; empty when nothing does.' }),
+});
+export type ConnectionHealth = Static<typeof ConnectionHealthSchema>;
+
 export const CredentialsSchema = Type.Object({
   profileId: Type.String(),
   platform: Type.String(),
@@ -102,6 +144,8 @@ export const ConnectionsRpc = {
   connectionsCreateRequest: defineRpc('connections.requests.create', Type.Object({ platform: Type.String() }), ConnectionRequestSchema),
   connectionsGetRequest: defineRpc('connections.requests.get', Type.Object({ requestId: Type.String() }), ConnectionRequestStateSchema),
   connectionsTikTokOptions: defineRpc('connections.tiktok.options', Type.Object({ id: Type.String() }), TikTokPostingOptionsSchema),
+  /** A profile's publishing health; platform reads that fail are reported in it, never thrown. */
+  connectionsHealth: defineRpc('connections.profiles.health', Type.Object({ id: Type.String() }), ConnectionHealthSchema),
   connectionsGetCredentials: defineRpc('connections.credentials.get', Type.Object({ profileId: Type.String(), accountId: Type.String() }), CredentialsSchema, { anonymous: true }),
   /**
    * The publisher asks for fresh credentials after the platform refused an expired token. A transient
@@ -113,13 +157,13 @@ export const ConnectionsRpc = {
     'connections.profiles.seed',
     Type.Object({ accountId: Type.String(), platform: Type.String(), platformUserId: Type.String(), handle: Type.String(), accessToken: Type.String(), profileUrl: Type.Optional(Type.String()) }),
     ProfileSchema,
-    { anonymous: true },
+    { anonymous: true, operator: true },
   ),
   /** Operator: re-encrypts every stored token under the current TOKEN_KEY_ID. */
   connectionsRotateTokenKey: defineRpc(
     'connections.vault.rotate',
     Type.Object({ keyId: Type.Optional(Type.String({ description: 'Refuse unless the answering replica encrypts with this key id.' })) }),
     Type.Object({ keyId: Type.String(), rotated: Type.Integer(), alreadyCurrent: Type.Integer() }),
-    { anonymous: true },
+    { anonymous: true, operator: true },
   ),
 };

@@ -8,11 +8,13 @@ export interface RpcDef<I extends TSchema = TSchema, O extends TSchema = TSchema
   output: O;
   /** True when the caller needs no principal (credential checks, health, operator calls). */
   anonymous?: boolean;
+  /** True when only the operator may call it: the request must be signed with OPERATOR_KEY (libs/bus refuses it otherwise). */
+  operator?: boolean;
 }
 export type RpcInput<R> = R extends RpcDef<infer I, TSchema> ? Static<I> : never;
 export type RpcOutput<R> = R extends RpcDef<TSchema, infer O> ? Static<O> : never;
 
-export function defineRpc<I extends TSchema, O extends TSchema>(name: string, input: I, output: O, opts: { anonymous?: boolean } = {}): RpcDef<I, O> {
+export function defineRpc<I extends TSchema, O extends TSchema>(name: string, input: I, output: O, opts: { anonymous?: boolean; operator?: boolean } = {}): RpcDef<I, O> {
   return { name, service: name.split('.')[0], input, output, ...opts };
 }
 

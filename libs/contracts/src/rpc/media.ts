@@ -70,6 +70,26 @@ export const MediaBase64Schema = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * Most base64 characters svc_upload_media takes (750,000 bytes once decoded), so that the whole
+ * JSON-RPC request stays under MCP_MAX_BODY_BYTES; bigger files go through POST /api/v1/media or
+ * a link import.
+ */
+export const MCP_UPLOAD_BASE64_MAX_CHARS = 1_000_000;
+
+/** svc_upload_media's arguments: MediaBase64Schema within the agent endpoint's body limit. */
+export const McpUploadMediaSchema = Type.Object(
+  {
+    content: Type.String({
+      minLength: 1,
+      maxLength: MCP_UPLOAD_BASE64_MAX_CHARS,
+      description: 'The file, base64-encoded: at most 1,000,000 characters (750,000 bytes once decoded)',
+    }),
+    filename: MediaBase64Schema.properties.filename,
+  },
+  { additionalProperties: false },
+);
+
 export const MediaRpc = {
   /** posts turns a mediaId into its serve URL; media_not_found when missing, deleted or another account's. */
   mediaResolve: defineRpc('media.resolve', Type.Object({ mediaId: Type.String() }), MediaAssetSchema),

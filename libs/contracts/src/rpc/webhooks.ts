@@ -3,10 +3,11 @@ import { defineRpc } from './define';
 
 /**
  * Events a webhook endpoint may subscribe to. post.published and post.failed are announced by the
- * publisher today; post.scheduled, post.cancelled and connection.expired are delivered once the
- * service that knows them announces them (posts, connections).
+ * publisher today; post.restricted goes with a post.published whose warnings say fewer people can
+ * see the post than were asked for (YouTube kept it private); post.scheduled, post.cancelled and
+ * connection.expired are delivered once the service that knows them announces them (posts, connections).
  */
-export const WEBHOOK_EVENT_TYPES = ['post.published', 'post.failed', 'post.scheduled', 'post.cancelled', 'connection.expired'] as const;
+export const WEBHOOK_EVENT_TYPES = ['post.published', 'post.failed', 'post.restricted', 'post.scheduled', 'post.cancelled', 'connection.expired'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
@@ -111,4 +112,11 @@ export const WebhooksRpc = {
   webhooksListDeliveries: defineRpc('webhooks.deliveries.list', Type.Object({ ...WebhookId, ...WebhookDeliveriesQuerySchema.properties }), WebhookDeliveryPageSchema),
   /** Sends a delivery again now (one attempt), whatever its state. */
   webhooksRetryDelivery: defineRpc('webhooks.deliveries.retry', Type.Object({ ...WebhookId, deliveryId: Type.String() }), WebhookDeliverySchema),
+  /** Operator: re-seals every stored signing secret under the current WEBHOOK_SECRET_KEY_ID. */
+  webhooksRotateSecretKey: defineRpc(
+    'webhooks.secrets.rotateKey',
+    Type.Object({ keyId: Type.Optional(Type.String({ description: 'Refuse unless the answering replica seals with this key id.' })) }),
+    Type.Object({ keyId: Type.String(), rotated: Type.Integer(), alreadyCurrent: Type.Integer() }),
+    { anonymous: true, operator: true },
+  ),
 };

@@ -3,12 +3,11 @@ import { sendGraphRequest } from '../meta/graph-request';
 import { facebookErrorMapper } from './errors';
 
 /**
- * How to reach Facebook: `baseUrl` is the Graph API (`https://graph.facebook.com/v21.0`),
- * `videoBaseUrl` the video host (`https://graph-video.facebook.com/v21.0`). Calls use the Page token.
+ * How to reach Facebook: `baseUrl` is the Graph API with its version (`https://graph.facebook.com/v26.0`),
+ * for every call, Page videos included (graph-video.facebook.com is retired). Calls use the Page token.
  */
 export interface FacebookApiOptions {
   baseUrl: string;
-  videoBaseUrl: string;
   accessToken: string;
   fetchImpl?: typeof fetch;
   /** Deadline of each HTTP call; default 30 s. */
@@ -19,9 +18,9 @@ export function callFacebook(
   api: FacebookApiOptions,
   method: 'GET' | 'POST',
   segments: string[],
-  params: { query?: Record<string, string | undefined>; form?: Record<string, string | undefined>; host?: 'graph' | 'video' } = {},
+  params: { query?: Record<string, string | undefined>; form?: Record<string, string | undefined> } = {},
 ): Promise<Record<string, unknown>> {
-  const base = (params.host === 'video' ? api.videoBaseUrl : api.baseUrl).replace(/\/+$/, '');
+  const base = api.baseUrl.replace(/\/+$/, '');
   return sendGraphRequest(
     {
       method,

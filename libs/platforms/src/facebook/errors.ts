@@ -9,25 +9,28 @@ import {
   parseGraphError,
   type GraphErrorBody,
 } from '../meta/graph-error';
+import { graphThrottle } from '../meta/graph-usage';
 import type { GraphErrorMapper, GraphFailure, GraphNetworkFailure } from '../meta/graph-request';
 
 const platform = 'facebook' as const;
 
 export const FACEBOOK_TOKEN_REASON = 'The Facebook Page access token is invalid or expired; reconnect the Page.';
 
-/** Maps any answer of the Facebook Graph API (graph, graph-video, rupload) that is not a success. */
+/** Maps any answer of the Facebook Graph API (graph, rupload) that is not a success. */
 export function facebookErrorFromResponse({ status, headers, body }: GraphFailure): PlatformError {
   const error = parseGraphError(body);
   const tokenRejected = error?.code !== undefined && GRAPH_TOKEN_CODES.has(error.code);
   const transient = !tokenRejected && isGraphTransient(status, error);
+  const retryAfterMs = graphRetryAfterMs(headers);
   return new PlatformError(facebookReason(status, error, transient), {
     platform,
     transient,
     code: error?.code ?? `http_${status}`,
     subcode: error?.error_subcode,
-    retryAfterMs: graphRetryAfterMs(headers),
+    retryAfterMs,
     status,
     tokenRejected,
+    throttle: graphThrottle(status, error, headers, retryAfterMs),
   });
 }
 
@@ -55,7 +58,7 @@ function facebookReason(status: number, error: GraphErrorBody | undefined, trans
   }
   if (code !== undefined && GRAPH_TOKEN_CODES.has(code)) return FACEBOOK_TOKEN_REASON;
   if (isGraphPermissionCode(code)) {
-    return 'Postbus is not allowed to publish to this Facebook Page (pages_manage_posts or publish_video is missing, or the user lost the CREATE_CONTENT task); reconnect the Page and grant publishing access.';
+    return 'Postbus is not allowed to publish to this Facebook Page (pages_manage_posts is missing, or the user lost the CREATE_CONTENT task); reconnect the Page and grant publishing access.';
   }
   if (code === 3) return 'The Facebook app is not enabled for this call; an operator must add the capability to the app.';
   if (code !== undefined && GRAPH_THROTTLE_CODES.has(code)) return 'Facebook is limiting how often this Page may be called; publishing will be tried again later.';

@@ -4,15 +4,20 @@ import { OAuthError } from '../oauth/oauth-error';
 import { listFacebookPages } from './pages';
 
 export interface FacebookOAuthOptions extends OAuthAppOptions {
-  /** `https://www.facebook.com/v23.0/dialog/oauth` */
+  /** `https://www.facebook.com/v26.0/dialog/oauth` */
   authorizeUrl: string;
-  /** `https://graph.facebook.com/v23.0`: code exchange, long-lived exchange, `/me/accounts`. */
+  /** `https://graph.facebook.com/v26.0`: code exchange, long-lived exchange, `/me/accounts`. */
   graphUrl: string;
   scopes?: string[];
 }
 
-/** Publishing (posts, photos, videos, reels), replies to comments (pages_manage_engagement) and post insights (read_insights). */
-export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video', 'pages_manage_engagement', 'read_insights'];
+/**
+ * Publishing (posts, photos, videos, reels), replies to comments (pages_manage_engagement) and post insights (read_insights).
+ * Page videos and reels need only pages_show_list, pages_read_engagement and pages_manage_posts
+ * (https://developers.facebook.com/docs/video-api/guides/reels-publishing); publish_video belongs to
+ * Live Video and its App Review, and one unapproved permission can cost the whole grant.
+ */
+export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'pages_manage_engagement', 'read_insights'];
 
 const platform = 'facebook' as const;
 

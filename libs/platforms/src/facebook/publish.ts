@@ -31,10 +31,11 @@ export async function uploadFacebookPhoto(api: PageApi, url: string): Promise<st
   return requireId(body, 'id');
 }
 
-/** `POST graph-video/{page-id}/videos` with `file_url=`: a Page video, published once Facebook has processed it. */
+/** `POST /{page-id}/videos` with `file_url=`: a Page video, published once Facebook has processed it. */
 export async function publishFacebookVideo(api: PageApi, video: { fileUrl: string; description: string; title?: string }): Promise<FacebookPublished> {
   const form = { file_url: video.fileUrl, description: video.description || undefined, title: video.title || undefined };
-  const body = await publishing(() => callFacebook(api, 'POST', [api.pageId, 'videos'], { form, host: 'video' }));
+  // On graph.facebook.com: "graph-video.facebook.com ... has been deprecated" (https://developers.facebook.com/docs/video-api/overview).
+  const body = await publishing(() => callFacebook(api, 'POST', [api.pageId, 'videos'], { form }));
   const id = requireId(body, 'id');
   return { platformPostId: id, permalink: (await getFacebookPermalink(api, id)) ?? `https://www.facebook.com/${api.pageId}/videos/${id}` };
 }

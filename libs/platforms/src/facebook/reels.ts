@@ -84,12 +84,16 @@ export async function getFacebookVideoStatus(api: FacebookApiOptions, videoId: s
   };
 }
 
-/** Step 3: `POST /{page-id}/video_reels upload_phase=finish video_state=PUBLISHED`: the reel goes live once processed. */
+/**
+ * Step 3: `POST /{page-id}/video_reels upload_phase=finish video_state=PUBLISHED`: the reel goes live once processed.
+ * Follows https://developers.facebook.com/docs/video-api/guides/reels-publishing; the fields go in the
+ * form body, where a long caption cannot overflow a URL limit (Graph reads body and query alike).
+ */
 export async function finishFacebookReel(api: PageApi, reel: { videoId: string; description: string }): Promise<void> {
   let body: Record<string, unknown>;
   try {
     body = await callFacebook(api, 'POST', [api.pageId, 'video_reels'], {
-      query: { upload_phase: 'finish', video_id: reel.videoId, video_state: 'PUBLISHED', description: reel.description || undefined },
+      form: { upload_phase: 'finish', video_id: reel.videoId, video_state: 'PUBLISHED', description: reel.description || undefined },
     });
   } catch (err) {
     if (isPlatformError(err)) throw err.with({ outcomeUnknown: mayHaveGoneThrough(err) });

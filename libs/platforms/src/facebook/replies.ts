@@ -3,7 +3,7 @@ import { metaReplyErrorMapper, replyIdFrom } from '../meta/reply-errors';
 
 const errors = metaReplyErrorMapper('facebook');
 
-/** Graph API base (`https://graph.facebook.com/v21.0`) and the Page token. */
+/** Graph API base (`https://graph.facebook.com/v26.0`) and the Page token. */
 export interface FacebookReplyApiOptions {
   baseUrl: string;
   accessToken: string;

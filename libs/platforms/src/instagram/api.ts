@@ -2,7 +2,7 @@ import { nodeFetch } from '../http/node-fetch';
 import { sendGraphRequest } from '../meta/graph-request';
 import { instagramErrorMapper } from './errors';
 
-/** How to reach the Instagram Graph API: `baseUrl` is e.g. `https://graph.instagram.com/v21.0` or `${sandboxUrl}/instagram/v21.0`. */
+/** How to reach the Instagram Graph API: `baseUrl` is e.g. `https://graph.instagram.com/v26.0` or `${sandboxUrl}/instagram/v26.0` (META_GRAPH_VERSION). */
 export interface InstagramApiOptions {
   baseUrl: string;
   accessToken: string;

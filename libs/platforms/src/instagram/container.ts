@@ -43,13 +43,18 @@ export async function getInstagramContainerStatus(api: InstagramApiOptions & { c
   return { containerId: api.containerId, status: status as InstagramContainerStatus, reason: null, transient: false };
 }
 
-/** A container that ended in ERROR or EXPIRED, as a PlatformError. */
+/**
+ * A container that ended in ERROR or EXPIRED, as a PlatformError. A container in ERROR stays there,
+ * so a "try again" subcode (2207001, 2207003, 2207032, 2207053) means a new container
+ * (https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/error-codes).
+ */
 export function instagramContainerFailure(state: InstagramContainerState): PlatformError {
   return new PlatformError(state.reason ?? 'Instagram could not process the media.', {
     platform: 'instagram',
     transient: state.transient,
     code: state.status,
     containerId: state.containerId,
+    restart: state.status === 'ERROR' && state.transient,
   });
 }
 

@@ -9,9 +9,14 @@ import {
   parseGraphError,
   type GraphErrorBody,
 } from '../meta/graph-error';
+import { graphThrottle } from '../meta/graph-usage';
 import type { GraphErrorMapper, GraphFailure, GraphNetworkFailure } from '../meta/graph-request';
 
 const platform = 'instagram' as const;
+
+/** media_publish over the account's rolling publishing limit: code 9, subcode 2207042 (https://developers.facebook.com/docs/instagram-platform/reference/error-codes). */
+const PUBLISHING_LIMIT_CODE = 9;
+const PUBLISHING_LIMIT_SUBCODE = 2207042;
 
 export const INSTAGRAM_TOKEN_REASON = 'The Instagram access token is invalid or expired; reconnect the profile.';
 
@@ -37,8 +42,8 @@ const SUBCODES: Record<number, SubcodeRule> = {
   2207028: { transient: false, reason: 'Instagram refused the carousel; a carousel needs 2 to 10 images or videos.' },
   2207032: { transient: true, reason: 'Instagram failed to create the media container; publishing will be tried again.' },
   2207042: {
-    transient: false,
-    reason: 'This Instagram account has reached its limit of API-published posts for the last 24 hours; publish it again later.',
+    transient: true,
+    reason: 'This Instagram account has reached its limit of API-published posts for the last 24 hours; publishing waits until a slot frees.',
   },
   2207050: { transient: false, reason: 'The Instagram account is inactive or restricted; check the account in the Instagram app.' },
   2207051: {
@@ -72,15 +77,20 @@ export function instagramErrorFromResponse({ status, headers, body }: GraphFailu
   const error = parseGraphError(body);
   const rule = error?.error_subcode !== undefined ? SUBCODES[error.error_subcode] : undefined;
   const tokenRejected = error?.code !== undefined && GRAPH_TOKEN_CODES.has(error.code);
-  const transient = rule ? rule.transient : !tokenRejected && isGraphTransient(status, error);
+  const quotaFull = error?.error_subcode === PUBLISHING_LIMIT_SUBCODE || (!rule && error?.code === PUBLISHING_LIMIT_CODE);
+  const transient = quotaFull || (rule ? rule.transient : !tokenRejected && isGraphTransient(status, error));
+  const retryAfterMs = graphRetryAfterMs(headers);
+  // a subcode of its own (e.g. 2207051, spam protection, sent with code 4) is not a throttle
+  const throttle = quotaFull ? ({ kind: 'publishing_quota', scope: 'account' } as const) : rule ? undefined : graphThrottle(status, error, headers, retryAfterMs);
   return new PlatformError(rule?.reason ?? instagramReason(status, error, transient), {
     platform,
     transient,
     code: error?.code ?? `http_${status}`,
     subcode: error?.error_subcode,
-    retryAfterMs: graphRetryAfterMs(headers),
+    retryAfterMs,
     status,
     tokenRejected,
+    throttle,
   });
 }
 

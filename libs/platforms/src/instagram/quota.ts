@@ -17,5 +17,7 @@ export async function getInstagramPublishingQuota(api: InstagramApiOptions & { u
   const usage = Number(entry?.quota_usage);
   const total = Number(config?.quota_total);
   if (!Number.isFinite(usage) || !Number.isFinite(total)) return null;
-  return { usage, total, durationS: Number(config?.quota_duration) || 86_400 };
+  // quota_duration: the rolling window in seconds (24 h today); an absurd value falls back to that
+  const duration = Number(config?.quota_duration);
+  return { usage, total, durationS: Number.isInteger(duration) && duration > 0 && duration <= 30 * 86_400 ? duration : 86_400 };
 }

@@ -1,3 +1,5 @@
+import { readGraphUsage } from './graph-usage';
+
 /**
  * Meta Graph conventions shared by Threads, Instagram and Facebook: the error envelope,
  * which codes are worth retrying, and how long the platform asks us to wait.
@@ -15,14 +17,21 @@ export interface GraphErrorBody {
   fbtrace_id?: string;
 }
 
+/** Business Use Case throttling, one code per use case: 80000 ads insights … 80001 Pages, 80002 Instagram … 80014 catalog batch. */
+const BUC_THROTTLE_CODES = Array.from({ length: 15 }, (_, i) => 80000 + i);
+
+/** The codes that mean "too many calls" (https://developers.facebook.com/docs/graph-api/overview/rate-limiting/). */
+export const GRAPH_THROTTLE_CODES: ReadonlySet<number> = new Set([4, 17, 32, 341, 613, ...BUC_THROTTLE_CODES]);
+
 /** Codes the Graph "Handling Errors" guide says to retry: unknown/temporary errors and throttling. */
-export const GRAPH_TRANSIENT_CODES: ReadonlySet<number> = new Set([1, 2, 4, 17, 32, 341, 613, 80001, 80002]);
+export const GRAPH_TRANSIENT_CODES: ReadonlySet<number> = new Set([1, 2, ...GRAPH_THROTTLE_CODES]);
 
-/** The subset of transient codes that mean "too many calls". */
-export const GRAPH_THROTTLE_CODES: ReadonlySet<number> = new Set([4, 17, 32, 341, 613, 80001, 80002]);
-
-/** Codes that mean the token is unusable: the profile must be reconnected. */
-export const GRAPH_TOKEN_CODES: ReadonlySet<number> = new Set([102, 190, 2500]);
+/**
+ * Codes that mean the token is unusable: the profile must be reconnected. Only 102 (session) and
+ * 190 (access token, whatever its subcode: 458, 460, 463, 467…) do (https://developers.facebook.com/docs/graph-api/guides/error-handling/).
+ * 2500 is not among them: Graph also answers it for a malformed path ("Unknown path components").
+ */
+export const GRAPH_TOKEN_CODES: ReadonlySet<number> = new Set([102, 190]);
 
 /** Codes that mean a permission was not granted (10, 200–299). */
 export function isGraphPermissionCode(code: number | undefined): boolean {
@@ -61,8 +70,8 @@ export function cleanGraphMessage(message: string | undefined): string | undefin
 }
 
 /**
- * How long to wait, from `Retry-After` (seconds or an HTTP date) or the largest
- * `estimated_time_to_regain_access` (minutes) in `X-Business-Use-Case-Usage`.
+ * How long to wait, from `Retry-After` (seconds or an HTTP date) or the longest wait a usage
+ * header announces (`estimated_time_to_regain_access` in `X-Business-Use-Case-Usage`, `reset_time_duration`).
  */
 export function graphRetryAfterMs(headers: Headers, now = Date.now()): number | undefined {
   const retryAfter = headers.get('retry-after');
@@ -72,20 +81,8 @@ export function graphRetryAfterMs(headers: Headers, now = Date.now()): number | 
     const date = Date.parse(retryAfter);
     if (!Number.isNaN(date)) return Math.max(0, date - now);
   }
-  const buc = headers.get('x-business-use-case-usage');
-  if (buc) {
-    try {
-      const usage = JSON.parse(buc) as Record<string, Array<{ estimated_time_to_regain_access?: number }>>;
-      const minutes = Object.values(usage)
-        .flat()
-        .map((entry) => Number(entry?.estimated_time_to_regain_access ?? 0))
-        .filter((n) => Number.isFinite(n) && n > 0);
-      if (minutes.length) return Math.max(...minutes) * 60_000;
-    } catch {
-      // a malformed header is ignored: the caller falls back to its own backoff
-    }
-  }
-  return undefined;
+  // a malformed or oversized header is ignored: the caller falls back to its own backoff
+  return readGraphUsage(headers).regainAccessMs;
 }
 
 function toInt(value: unknown): number | undefined {

@@ -1,4 +1,5 @@
 import type { PlatformError } from '../errors';
+import { parseLosslessJson } from '../http/lossless-json';
 
 /** What a Graph call answered when it was not a success, handed to the platform's error mapper. */
 export interface GraphFailure {
@@ -71,9 +72,10 @@ export async function sendGraphRequest(req: GraphRequest, errors: GraphErrorMapp
   throw errors.fromResponse({ status, headers: responseHeaders, body: parsed ?? text });
 }
 
+/** A platform's JSON answer, 64-bit integer ids kept exact (as decimal strings); undefined when it is not JSON. */
 export function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseLosslessJson(text);
   } catch {
     return undefined;
   }

@@ -8,6 +8,11 @@ export interface PlatformOAuthClient {
   readonly platform: Platform;
   /** Whether the platform takes PKCE (S256) on the authorize link and the code exchange. */
   readonly pkce: boolean;
+  /**
+   * Whether each refresh replaces the refresh token and retires the old one (TikTok): a refresh
+   * that may have reached the platform without its answer coming back must not be sent again blindly.
+   */
+  readonly rotatesRefreshToken?: boolean;
   /** The platform's consent page for this request. */
   authorizeUrl(params: AuthorizeParams): string;
   /** Exchanges the callback's code (and, with PKCE, the verifier) for tokens; long-lived ones where the platform has them. */
@@ -57,6 +62,8 @@ export interface RefreshedCredentials {
   refreshToken: string | null;
   expiresAt: Date | null;
   refreshExpiresAt?: Date | null;
+  /** The scopes the refreshed grant holds, when the platform's answer lists them (TikTok, Google); absent keeps the stored ones. */
+  scopes?: string[];
 }
 
 /** One account a grant reaches, ready to be stored as a profile. */
@@ -68,6 +75,8 @@ export interface PlatformAccount {
   profileUrl: string;
   profileImageUrl: string | null;
   credentials: StoredCredentials;
+  /** The scopes the grant holds, when the platform's token answer listed them. */
+  scopes?: string[];
 }
 
 /** App credentials and transport shared by every platform client. */

@@ -81,14 +81,24 @@ export function oauthErrorFromResponse(platform: Platform, action: string, res: 
   return new OAuthError(text, { platform, transient, tokenRefused, code: code ?? `http_${res.status}`, subcode, status: res.status });
 }
 
-/** No answer at all: always transient. */
+/** Failures that happen before a request is sent: nothing reached the platform. */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ERR_INVALID_URL']);
+
+/**
+ * No answer at all: always transient. A timeout or a connection broken after connecting may have
+ * delivered the request (`outcomeUnknown`): the platform may have acted on it, as a refresh that
+ * rotated the refresh token.
+ */
 export function oauthNetworkError(platform: Platform, action: string, cause: unknown): OAuthError {
   const name = (cause as { name?: string } | null)?.name;
   const timedOut = name === 'TimeoutError' || name === 'AbortError';
-  return new OAuthError(`${PLATFORM_NAMES[platform]} ${timedOut ? 'did not answer in time' : 'could not be reached'} while ${action}; it will be tried again.`, {
+  const inner = (cause as { cause?: { code?: unknown } } | null)?.cause;
+  const notSent = !timedOut && typeof inner?.code === 'string' && NOT_SENT_CODES.has(inner.code);
+  return new OAuthError(`${PLATFORM_NAMES[platform]} ${timedOut ? 'did not answer in time' : notSent ? 'could not be reached' : 'broke the connection before answering'} while ${action}; it will be tried again.`, {
     platform,
     transient: true,
     code: timedOut ? 'timeout' : 'network_error',
+    outcomeUnknown: !notSent,
     cause,
   });
 }

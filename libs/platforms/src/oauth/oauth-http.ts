@@ -1,4 +1,5 @@
 import type { Platform } from '@postbus/contracts';
+import { parseLosslessJson } from '../http/lossless-json';
 import { OAUTH_DEFAULT_TIMEOUT_MS, type OAuthAppOptions } from './oauth-client';
 import { oauthErrorFromResponse, oauthMalformed, oauthNetworkError } from './oauth-error';
 
@@ -50,7 +51,7 @@ export async function callOAuth(app: Pick<OAuthAppOptions, 'fetchImpl' | 'timeou
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = parseLosslessJson(text); // user_id may be a JSON number beyond 2^53 (Threads, Instagram)
   } catch {
     parsed = undefined;
   }

@@ -9,6 +9,7 @@ import {
   parseGraphError,
   type GraphErrorBody,
 } from '../meta/graph-error';
+import { graphThrottle } from '../meta/graph-usage';
 import type { GraphErrorMapper, GraphFailure, GraphNetworkFailure } from '../meta/graph-request';
 import { THREADS_CAROUSEL_MAX, THREADS_TEXT_MAX } from './text';
 
@@ -82,14 +83,17 @@ export function threadsTooManyMedia(count: number): PlatformError {
 export function threadsErrorFromResponse({ status, headers, body }: GraphFailure): PlatformError {
   const error = parseGraphError(body);
   const transient = isGraphTransient(status, error) || isMediaNotFound(error);
+  const retryAfterMs = graphRetryAfterMs(headers);
   return new PlatformError(threadsReason(status, error, transient), {
     platform,
     transient,
     code: error?.code ?? `http_${status}`,
     subcode: error?.error_subcode,
-    retryAfterMs: graphRetryAfterMs(headers),
+    retryAfterMs,
     status,
     tokenRejected: error?.code !== undefined && GRAPH_TOKEN_CODES.has(error.code),
+    // Threads counts calls over 24 hours, not Graph's hour (https://developers.facebook.com/docs/threads/overview)
+    throttle: graphThrottle(status, error, headers, retryAfterMs, 86_400_000),
   });
 }
 

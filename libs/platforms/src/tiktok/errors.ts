@@ -95,7 +95,11 @@ export function tiktokErrorFromResponse(status: number, headers: Headers, body: 
   });
 }
 
-/** A publish that ended FAILED, as a PlatformError. */
+/**
+ * A publish that ended FAILED, as a PlatformError. FAILED is final for that publish_id, so a
+ * passing reason (`internal`) means a new init
+ * (https://developers.tiktok.com/doc/content-posting-api-reference-get-video-status).
+ */
 export function tiktokPublishFailure(failReason: string | null, publishId: string): PlatformError {
   const rule = (failReason && FAIL_REASONS[failReason]) || undefined;
   return new PlatformError(rule?.reason ?? `TikTok could not publish the post${failReason ? ` (${failReason})` : ''}; check the media and publish again.`, {
@@ -103,6 +107,7 @@ export function tiktokPublishFailure(failReason: string | null, publishId: strin
     transient: rule?.transient ?? false,
     code: failReason ?? 'FAILED',
     containerId: publishId,
+    restart: rule?.transient ?? false,
   });
 }
 

@@ -3,7 +3,10 @@ import { callTikTok, type TikTokApiOptions } from './api';
 
 const FIELDS = 'id,view_count,like_count,comment_count,share_count';
 
-/** `POST /v2/video/query/` (scope video.list) for one public video id: its view, like, comment and share counts. */
+/**
+ * `POST /v2/video/query/` (scope video.list) for one public video id: its view, like, comment and share counts.
+ * Follows https://developers.tiktok.com/doc/tiktok-api-v2-video-query (ids are strings there; a numeric id is read losslessly too).
+ */
 export async function getTikTokEngagement(api: TikTokApiOptions, videoId: string): Promise<PlatformEngagement> {
   const data = await callTikTok(api, `/v2/video/query/?fields=${FIELDS}`, { filters: { video_ids: [videoId] } });
   const videos = Array.isArray(data.videos) ? (data.videos as Record<string, unknown>[]) : [];

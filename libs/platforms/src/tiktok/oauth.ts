@@ -40,6 +40,8 @@ export function tiktokOAuth(opts: TikTokOAuthOptions): PlatformOAuthClient {
   return {
     platform,
     pkce: true,
+    // "The previous refresh token stops working once a new one is issued": https://developers.tiktok.com/doc/oauth-user-access-token-management
+    rotatesRefreshToken: true,
     authorizeUrl: ({ redirectUri, state, codeChallenge }) =>
       withQuery(opts.authorizeUrl, {
         client_key: opts.clientId,
@@ -73,6 +75,7 @@ export function tiktokOAuth(opts: TikTokOAuthOptions): PlatformOAuthClient {
         throw new OAuthError('TikTok gave no refresh token for this profile; it must be reconnected.', { platform, transient: false, tokenRefused: true, code: 'no_refresh_token' });
       }
       const action = 'refreshing the access token';
+      // POST /v2/oauth/token/ grant_type=refresh_token: https://developers.tiktok.com/doc/oauth-user-access-token-management
       const answer = await callOAuth(opts, {
         platform,
         action,
@@ -82,7 +85,7 @@ export function tiktokOAuth(opts: TikTokOAuthOptions): PlatformOAuthClient {
         isSuccess: isToken,
       });
       const tokens = toTokens(answer, action);
-      return { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt, refreshExpiresAt: tokens.refreshExpiresAt };
+      return { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt, refreshExpiresAt: tokens.refreshExpiresAt, ...(tokens.scopes.length && { scopes: tokens.scopes }) };
     },
   };
 }

@@ -35,7 +35,10 @@ export async function initTikTokVideo(api: TikTokApiOptions, init: { postInfo: R
   return { publishId, uploadUrl };
 }
 
-/** `POST /v2/post/publish/content/init/`: a direct photo post pulled from verified URLs; publishing starts here. */
+/**
+ * `POST /v2/post/publish/content/init/`: a direct photo post pulled from verified URLs (JPEG or WebP); publishing starts here.
+ * https://developers.tiktok.com/doc/content-posting-api-reference-photo-post
+ */
 export async function initTikTokPhoto(api: TikTokApiOptions, init: { postInfo: Record<string, unknown>; photoUrls: string[]; coverIndex?: number }): Promise<string> {
   const data = await startingPublish(true, () =>
     callTikTok(api, '/v2/post/publish/content/init/', {

@@ -12,7 +12,10 @@ export interface TikTokPublishState {
   uploadedBytes: number | null;
 }
 
-/** `POST /v2/post/publish/status/fetch/ {publish_id}`. */
+/**
+ * `POST /v2/post/publish/status/fetch/ {publish_id}`.
+ * Follows https://developers.tiktok.com/doc/content-posting-api-reference-get-video-status (`publicaly_available_post_id`: list<int64>).
+ */
 export async function fetchTikTokPublishStatus(api: TikTokApiOptions, publishId: string): Promise<TikTokPublishState> {
   const data = await callTikTok(api, '/v2/post/publish/status/fetch/', { publish_id: publishId });
   const status = data.status;
@@ -23,6 +26,7 @@ export async function fetchTikTokPublishStatus(api: TikTokApiOptions, publishId:
       code: 'invalid_response',
     });
   }
+  // int64 ids beyond 2^53 arrive as exact decimal strings (callTikTok parses losslessly); String() keeps both forms.
   const raw = data.publicaly_available_post_id;
   const ids = (Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw]).map(String).filter(Boolean);
   const uploaded = Number(data.uploaded_bytes);

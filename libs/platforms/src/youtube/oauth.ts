@@ -76,7 +76,8 @@ export function youtubeOAuth(opts: YouTubeOAuthOptions): PlatformOAuthClient {
         form: { client_id: opts.clientId, client_secret: opts.clientSecret, grant_type: 'refresh_token', refresh_token: stored.refreshToken },
         isSuccess: isToken,
       });
-      return { accessToken: requireString(platform, action, answer, 'access_token'), refreshToken: optionalString(answer.refresh_token) ?? null, expiresAt: expiryFrom(answer.expires_in, now()) };
+      const scopes = scopesOf(answer.scope);
+      return { accessToken: requireString(platform, action, answer, 'access_token'), refreshToken: optionalString(answer.refresh_token) ?? null, expiresAt: expiryFrom(answer.expires_in, now()), ...(scopes.length && { scopes }) };
     },
   };
 }

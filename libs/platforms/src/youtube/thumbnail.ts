@@ -1,3 +1,4 @@
+import { isPlatformError } from '../errors';
 import { parseJson } from '../meta/graph-request';
 import { fetchStreamed } from '../media/media-source';
 import { youtubeErrorFromResponse, youtubeNetworkError } from './errors';
@@ -26,6 +27,7 @@ export async function setYouTubeThumbnail(
       { timeoutMs: 60_000, answerTimeoutMs: api.timeoutMs },
     );
   } catch (cause) {
+    if (isPlatformError(cause)) throw cause; // the image could not be read
     const name = (cause as { name?: string }).name;
     throw youtubeNetworkError(name === 'TimeoutError' || name === 'AbortError', cause);
   }

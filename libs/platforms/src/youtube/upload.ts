@@ -3,6 +3,7 @@ import { nodeFetch } from '../http/node-fetch';
 import { parseJson } from '../meta/graph-request';
 import { fetchStreamed, type UploadDeadlines } from '../media/media-source';
 import { youtubeErrorFromResponse, youtubeNetworkError } from './errors';
+import { readYouTubeVideoStatus, type YouTubeVideoStatus } from './video-status';
 
 /** How to reach the upload API: `uploadBaseUrl` is `https://www.googleapis.com/upload/youtube/v3` or `${sandboxUrl}/youtube/upload/youtube/v3`. */
 export interface YouTubeApiOptions {
@@ -18,8 +19,11 @@ export interface YouTubeVideoMetadata {
   status: { privacyStatus: 'public' | 'private' | 'unlisted'; publishAt?: string; selfDeclaredMadeForKids: boolean; containsSyntheticMedia?: boolean };
 }
 
-/** Where an upload stands: done (with the video id), or how many bytes YouTube holds, or gone (start over). */
-export type YouTubeUploadState = { kind: 'complete'; videoId: string } | { kind: 'incomplete'; received: number } | { kind: 'expired' };
+/**
+ * Where an upload stands: done (with the video id, and its `status` when the answer carried the
+ * resource), or how many bytes YouTube holds, or gone (start over).
+ */
+export type YouTubeUploadState = { kind: 'complete'; videoId: string; status?: YouTubeVideoStatus } | { kind: 'incomplete'; received: number } | { kind: 'expired' };
 
 /**
  * Step 1 of videos.insert: `POST ?uploadType=resumable&part=snippet,status` with the metadata
@@ -101,8 +105,12 @@ async function readUploadState(res: Response): Promise<YouTubeUploadState> {
     return { kind: 'incomplete', received: range ? Number(range[1]) + 1 : 0 };
   }
   if (res.status === 404 || res.status === 410) return { kind: 'expired' };
-  const parsed = parseJson(text) as { id?: unknown } | undefined;
-  if ((res.status === 200 || res.status === 201) && typeof parsed?.id === 'string') return { kind: 'complete', videoId: parsed.id };
+  const parsed = parseJson(text) as { id?: unknown; status?: unknown } | undefined;
+  // The finished upload answers the video resource, part=status included (https://developers.google.com/youtube/v3/docs/videos/insert).
+  if ((res.status === 200 || res.status === 201) && typeof parsed?.id === 'string') {
+    const status = readYouTubeVideoStatus(parsed.status);
+    return status ? { kind: 'complete', videoId: parsed.id, status } : { kind: 'complete', videoId: parsed.id };
+  }
   if (res.ok) {
     throw new PlatformError('YouTube finished the upload without naming the video; its status will be checked.', {
       platform: 'youtube',

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { AppError, newId } from '@postbus/contracts';
-import { hashPassword } from './password';
+import { PasswordHasher } from './password';
 import { assertKnownPlan } from './plans';
 
 export interface AccountRow {
@@ -22,6 +22,9 @@ export interface UserRow {
   created_at: Date;
 }
 
+/** The data source, or the manager of a transaction in progress. */
+type Queryable = Pick<DataSource, 'query'>;
+
 export interface AccountChanges {
   plan?: string;
   tester?: boolean;
@@ -33,13 +36,14 @@ export class AccountRepository {
   constructor(
     private readonly ds: DataSource,
     private readonly trialDays: number,
+    private readonly passwords: PasswordHasher = new PasswordHasher(),
   ) {}
 
   async create(input: { email: string; password?: string; plan?: string; tester?: boolean; name?: string }): Promise<{ accountId: string; userId: string }> {
     if (input.plan !== undefined) assertKnownPlan(input.plan);
     const accountId = newId('acc');
     const userId = newId('usr');
-    const passwordHash = input.password ? await hashPassword(input.password) : null;
+    const passwordHash = input.password ? await this.passwords.hash(input.password) : null;
     try {
       await this.ds.transaction(async (m) => {
         await m.query(`INSERT INTO accounts (id, name, plan, tester, trial_ends_at) VALUES ($1, $2, $3, $4, now() + make_interval(days => $5))`, [
@@ -63,11 +67,11 @@ export class AccountRepository {
     return rows[0];
   }
 
-  /** Applies the given changes only; answers undefined when there is no such account. */
-  async update(id: string, changes: AccountChanges): Promise<AccountRow | undefined> {
+  /** Applies the given changes only (in `db`'s transaction when given); answers undefined when there is no such account. */
+  async update(id: string, changes: AccountChanges, db: Queryable = this.ds): Promise<AccountRow | undefined> {
     if (changes.plan !== undefined) assertKnownPlan(changes.plan);
     // TypeORM answers an UPDATE … RETURNING as [rows, affected].
-    const [rows]: [AccountRow[], number] = await this.ds.query(
+    const [rows]: [AccountRow[], number] = await db.query(
       `UPDATE accounts SET plan = coalesce($2, plan), tester = coalesce($3, tester), disabled = coalesce($4, disabled), trial_ends_at = coalesce($5::timestamptz, trial_ends_at)
         WHERE id = $1 RETURNING *`,
       [id, changes.plan ?? null, changes.tester ?? null, changes.disabled ?? null, changes.trialEndsAt ?? null],
@@ -85,8 +89,13 @@ export class AccountRepository {
     return rows[0];
   }
 
-  async setUserDisabled(id: string, disabled: boolean): Promise<UserRow | undefined> {
-    const [rows]: [UserRow[], number] = await this.ds.query('UPDATE users SET disabled = $2 WHERE id = $1 RETURNING *', [id, disabled]);
+  /** Stores a new hash of the same password, unless the hash changed meanwhile. */
+  async replacePasswordHash(userId: string, previousHash: string, newHash: string): Promise<void> {
+    await this.ds.query('UPDATE users SET password_hash = $3 WHERE id = $1 AND password_hash = $2', [userId, previousHash, newHash]);
+  }
+
+  async setUserDisabled(id: string, disabled: boolean, db: Queryable = this.ds): Promise<UserRow | undefined> {
+    const [rows]: [UserRow[], number] = await db.query('UPDATE users SET disabled = $2 WHERE id = $1 RETURNING *', [id, disabled]);
     return rows[0];
   }
 }

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { AppError, Rpc } from '@postbus/contracts';
 import type { RpcServer } from '@postbus/bus';
 import { toAccountSummary } from '../accounts/account-summary';
+import { changeAccount, setUserDisabled } from '../accounts/change-account.use-case';
 import { quotasFor } from '../accounts/plans';
 import type { AccountRepository } from '../accounts/account.repository';
 import type { AuthConfig } from '../config';
@@ -31,7 +32,7 @@ export function registerRpc(rpc: RpcServer, ports: AuthRpcPorts): void {
   rpc.handle(Rpc.authVerifyKey, ({ token }) => verifyApiKey(ds, token, new Date(), (plan) => quotasFor(plan, config)));
   // An agent's bearer token: an OAuth access token, or a JWT from the deprecated key exchange.
   rpc.handle(Rpc.authVerifyAccessToken, ({ token, resource }) =>
-    looksLikeJwt(token) ? verifyMcpJwt(ds, ports.mcpJwt, token, resource) : verifyAccessToken({ ds, grants: ports.grants }, token, resource),
+    looksLikeJwt(token) ? verifyMcpJwt(ds, ports.mcpJwt, token, resource) : verifyAccessToken({ ds, grants: ports.grants, grantMaxMs: config.OAUTH_GRANT_MAX_DAYS * 86_400_000 }, token, resource),
   );
   rpc.handle(Rpc.authExchangeKey, ({ token }) => exchangeKeyForToken(ds, ports.mcpJwt, token));
   rpc.handle(Rpc.authCreateAccount, (input) => accounts.create(input));
@@ -41,14 +42,9 @@ export function registerRpc(rpc: RpcServer, ports: AuthRpcPorts): void {
     if (!a) throw new AppError('api_access_disabled', 'The account no longer exists.');
     return toAccountSummary(a, config);
   });
-  rpc.handle(Rpc.authUpdateAccount, async ({ accountId, ...changes }) => {
-    const a = await accounts.update(accountId, changes);
-    if (!a) throw new AppError('not_found', `No account ${accountId}.`);
-    return toAccountSummary(a, config);
-  });
+  rpc.handle(Rpc.authUpdateAccount, async ({ accountId, ...changes }) => toAccountSummary(await changeAccount({ ds, accounts, announced: ports.announced }, accountId, changes), config));
   rpc.handle(Rpc.authUpdateUser, async ({ userId, disabled }) => {
-    const u = await accounts.setUserDisabled(userId, disabled);
-    if (!u) throw new AppError('not_found', `No user ${userId}.`);
+    const u = await setUserDisabled({ ds, accounts, announced: ports.announced }, userId, disabled);
     return { userId: u.id, accountId: u.account_id, email: u.email, disabled: u.disabled };
   });
   rpc.handle(Rpc.authListKeys, async ({ accountId }) => ({ keys: await keys.listForAccount(accountId) }));

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ApiKeySummary } from '@postbus/contracts';
 import { KEY_PREFIX } from './api-key';
+import { scopesAt } from './legacy-webhook-scopes';
 
 interface KeyRow {
   id: string;
@@ -9,6 +10,7 @@ interface KeyRow {
   name: string;
   prefix: string;
   scopes: string[];
+  legacy_webhook_scopes: boolean;
   profile_ids: 'all' | string[];
   expires_at: Date | null;
   last_used_at: Date | null;
@@ -16,11 +18,12 @@ interface KeyRow {
   created_at: Date;
 }
 
-const COLUMNS = 'id, account_id, user_id, name, prefix, scopes, profile_ids, expires_at, last_used_at, revoked_at, created_at';
+const COLUMNS = 'id, account_id, user_id, name, prefix, scopes, legacy_webhook_scopes, profile_ids, expires_at, last_used_at, revoked_at, created_at';
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
 export function toKeySummary(k: KeyRow, now = new Date()): ApiKeySummary {
   const expired = k.expires_at !== null && new Date(k.expires_at) <= now;
+  const { deprecatedScopes } = scopesAt(k, now);
   return {
     keyId: k.id,
     accountId: k.account_id,
@@ -28,6 +31,7 @@ export function toKeySummary(k: KeyRow, now = new Date()): ApiKeySummary {
     name: k.name,
     prefix: `${KEY_PREFIX}${k.prefix}…`,
     scopes: k.scopes,
+    ...(deprecatedScopes && { deprecatedScopes }),
     profileIds: k.profile_ids,
     status: k.revoked_at ? 'revoked' : expired ? 'expired' : 'active',
     createdAt: new Date(k.created_at).toISOString(),

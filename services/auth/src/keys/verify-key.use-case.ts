@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import { AppError, type Principal } from '@postbus/contracts';
 import { isEntitled, type PlanQuotas } from '../accounts/plans';
 import { hashKey, lookupOf, sameHash } from './api-key';
+import { scopesAt } from './legacy-webhook-scopes';
 
 interface KeyJoin {
   id: string;
@@ -9,6 +10,7 @@ interface KeyJoin {
   user_id: string;
   hash: Buffer;
   scopes: string[];
+  legacy_webhook_scopes: boolean;
   profile_ids: 'all' | string[];
   expires_at: Date | null;
   revoked_at: Date | null;
@@ -26,7 +28,7 @@ export async function verifyApiKey(ds: DataSource, token: string, now = new Date
   const lookup = lookupOf(token);
   if (!lookup) throw new AppError('invalid_api_key', 'The API key is not valid.');
   const rows: KeyJoin[] = await ds.query(
-    `SELECT k.id, k.account_id, k.user_id, k.hash, k.scopes, k.profile_ids, k.expires_at, k.revoked_at, k.last_used_at,
+    `SELECT k.id, k.account_id, k.user_id, k.hash, k.scopes, k.legacy_webhook_scopes, k.profile_ids, k.expires_at, k.revoked_at, k.last_used_at,
             u.disabled AS user_disabled, a.id AS account_exists, a.disabled AS account_disabled, a.plan, a.tester, a.trial_ends_at
        FROM api_keys k
        LEFT JOIN users u ON u.id = k.user_id
@@ -49,7 +51,7 @@ export async function verifyApiKey(ds: DataSource, token: string, now = new Date
     accountId: key.account_id,
     userId: key.user_id,
     credential: { type: 'api_key', id: key.id },
-    scopes: key.scopes,
+    ...scopesAt(key, now),
     profileIds: key.profile_ids,
     ...(quotasFor && { quotas: quotasFor(key.plan ?? '') }),
   };

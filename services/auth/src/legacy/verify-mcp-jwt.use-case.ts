@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { AppError, type Principal } from '@postbus/contracts';
 import { assertMayUseApi } from '../accounts/api-access';
+import { scopesAt } from '../keys/legacy-webhook-scopes';
 import type { McpJwt } from './mcp-jwt';
 
 /**
@@ -10,8 +11,8 @@ import type { McpJwt } from './mcp-jwt';
 export async function verifyMcpJwt(ds: DataSource, jwt: McpJwt, token: string, resource: string, now = new Date()): Promise<Principal> {
   const check = await jwt.verify(token, resource, now);
   if (!check.ok) throw new AppError('invalid_api_key', check.reason);
-  const rows: { id: string; account_id: string; user_id: string; scopes: string[]; profile_ids: 'all' | string[]; expires_at: Date | null; revoked_at: Date | null }[] = await ds.query(
-    'SELECT id, account_id, user_id, scopes, profile_ids, expires_at, revoked_at FROM api_keys WHERE id = $1',
+  const rows: { id: string; account_id: string; user_id: string; scopes: string[]; legacy_webhook_scopes: boolean; profile_ids: 'all' | string[]; expires_at: Date | null; revoked_at: Date | null }[] = await ds.query(
+    'SELECT id, account_id, user_id, scopes, legacy_webhook_scopes, profile_ids, expires_at, revoked_at FROM api_keys WHERE id = $1',
     [check.claims.keyId],
   );
   const key = rows[0];
@@ -19,5 +20,5 @@ export async function verifyMcpJwt(ds: DataSource, jwt: McpJwt, token: string, r
   if (key.revoked_at) throw new AppError('invalid_api_key', 'The API key this token was issued for has been revoked.');
   if (key.expires_at && new Date(key.expires_at) <= now) throw new AppError('invalid_api_key', 'The API key this token was issued for has expired.');
   await assertMayUseApi(ds, key.user_id, key.account_id, now);
-  return { accountId: key.account_id, userId: key.user_id, credential: { type: 'api_key', id: key.id }, scopes: key.scopes, profileIds: key.profile_ids };
+  return { accountId: key.account_id, userId: key.user_id, credential: { type: 'api_key', id: key.id }, ...scopesAt(key, now), profileIds: key.profile_ids };
 }

@@ -1,10 +1,7 @@
 import OAuth2Server from '@node-oauth/oauth2-server';
-import type { Logger } from '@postbus/kit';
 import { redirectWith, type AuthorizationRequest } from './authorization-request';
-import type { ClientDirectory } from './client-directory';
-import type { GrantRepository } from './grant.repository';
 import { isOAuthError } from './oauth-errors';
-import { oauthModel, type OAuthUser } from './oauth-model';
+import { oauthModel, type OAuthModelDeps, type OAuthUser } from './oauth-model';
 
 export interface AuthorizationServerOptions {
   issuer: string;
@@ -25,7 +22,7 @@ export interface TokenAnswer {
  */
 export class AuthorizationServer {
   constructor(
-    private readonly deps: { clients: ClientDirectory; grants: GrantRepository; logger: Logger },
+    private readonly deps: OAuthModelDeps,
     private readonly options: AuthorizationServerOptions,
   ) {}
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { DataSource } from 'typeorm';
-import { newId } from '@postbus/contracts';
+import type { DataSource, EntityManager } from 'typeorm';
+import { Events, newId } from '@postbus/contracts';
+import { envelope, writeOutbox } from '@postbus/bus';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest();
 /** An opaque secret: a recognisable prefix (`oac_` code, `oat_` access, `ort_` refresh) and 256 random bits. */
@@ -17,6 +18,8 @@ export interface CodeRow {
   expires_at: Date;
   used_at: Date | null;
   grant_id: string | null;
+  /** The client's name on the consent page. */
+  client_name: string | null;
 }
 
 /** A token with the grant (consent) it belongs to. */
@@ -29,6 +32,7 @@ export interface TokenRow {
   rotated_at: Date | null;
   revoked_at: Date | null;
   grant_revoked_at: Date | null;
+  grant_created_at: Date;
   client_id: string;
   user_id: string;
   account_id: string;
@@ -42,23 +46,45 @@ export interface NewTokens {
 }
 
 const TOKEN_COLUMNS = `t.id, t.grant_id, t.kind, t.scopes, t.expires_at, t.rotated_at, t.revoked_at,
-  g.revoked_at AS grant_revoked_at, g.client_id, g.user_id, g.account_id, g.resource`;
+  g.revoked_at AS grant_revoked_at, g.created_at AS grant_created_at, g.client_id, g.user_id, g.account_id, g.resource`;
 
-/** Authorization codes, grants (one per consent, the family of every token issued under it) and tokens; only hashes of secrets. */
+/** A grant as the settings page lists it: a connected application. */
+export interface ConnectedApplication {
+  grantId: string;
+  clientId: string;
+  clientName: string;
+  scopes: string[];
+  grantedAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+const APPLICATION_COLUMNS = `g.id AS "grantId", g.client_id AS "clientId", coalesce(g.client_name, c.name, g.client_id) AS "clientName",
+  g.scopes, g.created_at AS "grantedAt", g.last_used_at AS "lastUsedAt", g.revoked_at AS "revokedAt"`;
+
+/**
+ * Authorization codes, grants (one per consent, the family of every token issued under it) and
+ * tokens; only hashes of secrets. A revocation writes `auth.grant.revoked` in its transaction, so
+ * every mcp replica drops the verdicts it cached for the grant's tokens.
+ */
 export class GrantRepository {
-  constructor(private readonly ds: DataSource) {}
+  constructor(
+    private readonly ds: DataSource,
+    /** Called after a revocation committed, so the outbox relay announces it at once. */
+    private readonly announced: () => void = () => undefined,
+  ) {}
 
   async saveCode(code: string, c: Omit<CodeRow, 'used_at' | 'grant_id'>): Promise<void> {
     await this.ds.query('DELETE FROM oauth_codes WHERE expires_at < now() - interval \'1 day\'');
     await this.ds.query(
-      `INSERT INTO oauth_codes (hash, client_id, user_id, account_id, redirect_uri, scopes, resource, code_challenge, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [hashToken(code), c.client_id, c.user_id, c.account_id, c.redirect_uri, c.scopes, c.resource, c.code_challenge, c.expires_at],
+      `INSERT INTO oauth_codes (hash, client_id, user_id, account_id, redirect_uri, scopes, resource, code_challenge, expires_at, client_name)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [hashToken(code), c.client_id, c.user_id, c.account_id, c.redirect_uri, c.scopes, c.resource, c.code_challenge, c.expires_at, c.client_name],
     );
   }
 
   async findCode(code: string): Promise<CodeRow | undefined> {
-    const rows: CodeRow[] = await this.ds.query('SELECT client_id, user_id, account_id, redirect_uri, scopes, resource, code_challenge, expires_at, used_at, grant_id FROM oauth_codes WHERE hash = $1', [hashToken(code)]);
+    const rows: CodeRow[] = await this.ds.query('SELECT client_id, user_id, account_id, redirect_uri, scopes, resource, code_challenge, expires_at, used_at, grant_id, client_name FROM oauth_codes WHERE hash = $1', [hashToken(code)]);
     return rows[0];
   }
 
@@ -72,7 +98,7 @@ export class GrantRepository {
   async openGrant(code: string, c: CodeRow, tokens: NewTokens): Promise<{ grantId: string; accessTokenId: string }> {
     return this.ds.transaction(async (m) => {
       const grantId = newId('grt');
-      await m.query('INSERT INTO oauth_grants (id, client_id, user_id, account_id, scopes, resource) VALUES ($1, $2, $3, $4, $5, $6)', [grantId, c.client_id, c.user_id, c.account_id, tokens.scopes, c.resource]);
+      await m.query('INSERT INTO oauth_grants (id, client_id, user_id, account_id, scopes, resource, client_name, last_used_at) VALUES ($1, $2, $3, $4, $5, $6, $7, now())', [grantId, c.client_id, c.user_id, c.account_id, tokens.scopes, c.resource, c.client_name]);
       await m.query('UPDATE oauth_codes SET grant_id = $2 WHERE hash = $1', [hashToken(code), grantId]);
       const accessTokenId = await this.insertTokens(m, grantId, tokens);
       return { grantId, accessTokenId };
@@ -81,7 +107,37 @@ export class GrantRepository {
 
   /** Issues tokens under an existing grant (a refresh). */
   async extendGrant(grantId: string, tokens: NewTokens): Promise<{ accessTokenId: string }> {
-    return this.ds.transaction(async (m) => ({ accessTokenId: await this.insertTokens(m, grantId, tokens) }));
+    return this.ds.transaction(async (m) => {
+      await m.query('UPDATE oauth_grants SET last_used_at = now() WHERE id = $1', [grantId]);
+      return { accessTokenId: await this.insertTokens(m, grantId, tokens) };
+    });
+  }
+
+  /** Notes that a grant's access token was used; written at most once a minute per grant. */
+  async markUsed(grantId: string): Promise<void> {
+    await this.ds.query(`UPDATE oauth_grants SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`, [grantId]);
+  }
+
+  /**
+   * The applications a person connected and can still be reached through: grants not revoked,
+   * younger than their maximum lifetime, with a token still usable. Newest first.
+   */
+  async listConnected(userId: string, maxAgeDays: number): Promise<ConnectedApplication[]> {
+    return this.ds.query(
+      `SELECT ${APPLICATION_COLUMNS}
+         FROM oauth_grants g LEFT JOIN oauth_clients c ON c.id = g.client_id
+        WHERE g.user_id = $1 AND g.revoked_at IS NULL AND g.created_at > now() - make_interval(days => $2)
+          AND EXISTS (SELECT 1 FROM oauth_tokens t WHERE t.grant_id = g.id AND t.revoked_at IS NULL AND t.rotated_at IS NULL AND t.expires_at > now())
+        ORDER BY g.created_at DESC
+        LIMIT 200`,
+      [userId, maxAgeDays],
+    );
+  }
+
+  /** One grant of this person (revoked or not); undefined for another person's. */
+  async findConnected(grantId: string, userId: string): Promise<ConnectedApplication | undefined> {
+    const rows: ConnectedApplication[] = await this.ds.query(`SELECT ${APPLICATION_COLUMNS} FROM oauth_grants g LEFT JOIN oauth_clients c ON c.id = g.client_id WHERE g.id = $1 AND g.user_id = $2`, [grantId, userId]);
+    return rows[0];
   }
 
   private async insertTokens(m: { query: DataSource['query'] }, grantId: string, tokens: NewTokens): Promise<string> {
@@ -103,15 +159,40 @@ export class GrantRepository {
     return affected === 1;
   }
 
+  /** Revokes one access token; its grant stands. */
   async revokeToken(tokenId: string): Promise<void> {
-    await this.ds.query('UPDATE oauth_tokens SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [tokenId]);
+    const revoked = await this.ds.transaction(async (m) => {
+      const [rows]: [{ grant_id: string; account_id: string }[], number] = await m.query(
+        `UPDATE oauth_tokens t SET revoked_at = now() FROM oauth_grants g
+          WHERE t.id = $1 AND t.revoked_at IS NULL AND g.id = t.grant_id RETURNING t.grant_id, g.account_id`,
+        [tokenId],
+      );
+      if (rows[0]) await announceRevoked(m, rows[0].grant_id, rows[0].account_id, tokenId);
+      return rows.length > 0;
+    });
+    if (revoked) this.announced();
   }
 
-  /** Revokes a grant and every token issued under it (the whole family). */
-  async revokeGrant(grantId: string, reason: string): Promise<void> {
-    await this.ds.transaction(async (m) => {
-      await m.query('UPDATE oauth_grants SET revoked_at = now(), revoked_reason = $2 WHERE id = $1 AND revoked_at IS NULL', [grantId, reason]);
+  /**
+   * Revokes a grant and every token issued under it (the whole family); with `userId`, only a
+   * grant of that person. True when this call revoked it.
+   */
+  async revokeGrant(grantId: string, reason: string, opts: { userId?: string } = {}): Promise<boolean> {
+    const revoked = await this.ds.transaction(async (m) => {
+      const [rows]: [{ account_id: string }[], number] = await m.query(
+        'UPDATE oauth_grants SET revoked_at = now(), revoked_reason = $2 WHERE id = $1 AND revoked_at IS NULL AND ($3::text IS NULL OR user_id = $3) RETURNING account_id',
+        [grantId, reason, opts.userId ?? null],
+      );
+      if (!rows[0]) return false;
       await m.query('UPDATE oauth_tokens SET revoked_at = now() WHERE grant_id = $1 AND revoked_at IS NULL', [grantId]);
+      await announceRevoked(m, grantId, rows[0].account_id);
+      return true;
     });
+    if (revoked) this.announced();
+    return revoked;
   }
+}
+
+function announceRevoked(m: EntityManager, grantId: string, accountId: string, tokenId?: string): Promise<void> {
+  return writeOutbox(m, [envelope(Events.authGrantRevoked, tokenId ? { grantId, accountId, tokenId } : { grantId, accountId })]);
 }

@@ -4,6 +4,7 @@ import type { AuthorizationRequest } from './authorization-request';
 import type { ClientDirectory } from './client-directory';
 import { secretMatches } from './client.repository';
 import { newOpaqueToken, type CodeRow, type GrantRepository, type TokenRow } from './grant.repository';
+import { grantOutlived } from './grant-lifetime';
 import { InvalidGrantError, InvalidTargetError } from './oauth-errors';
 import type { OAuthClient } from './oauth-client';
 import { mayRefresh } from './oauth-scopes';
@@ -13,6 +14,8 @@ export interface OAuthModelDeps {
   clients: ClientDirectory;
   grants: GrantRepository;
   logger: Logger;
+  /** A grant's maximum total lifetime (OAUTH_GRANT_MAX_DAYS), in ms. */
+  grantMaxMs: number;
 }
 
 /** What one request brings to the model beyond what the library passes it. */
@@ -84,6 +87,7 @@ export function oauthModel(deps: OAuthModelDeps, ctx: OAuthRequestContext): Mode
         resource: approved.resource,
         code_challenge: approved.codeChallenge,
         expires_at: code.expiresAt,
+        client_name: approved.client.name,
       });
       return { ...code, client, user } as OAuth2Server.AuthorizationCode;
     },
@@ -141,6 +145,7 @@ export function oauthModel(deps: OAuthModelDeps, ctx: OAuthRequestContext): Mode
         deps.logger.warn('refresh token reused; grant revoked', { grantId: row.grant_id, clientId: row.client_id });
         throw new InvalidGrantError('Invalid grant: the refresh token was already used; every token of this grant is now revoked.');
       }
+      if (grantOutlived(row.grant_created_at, deps.grantMaxMs)) throw new InvalidGrantError('Invalid grant: this authorization has reached its maximum lifetime; ask the person to authorize again.');
       checkResource(ctx, row.resource);
       ctx.refresh = row;
       return {

@@ -7,8 +7,40 @@ export const SESSION_COOKIE = 'pb_session';
 /** Double-submit token of the forms shown before sign-in (sign up, sign in). */
 export const CSRF_COOKIE = 'pb_csrf';
 
-export function cookieOptions(req: Request, maxAgeMs?: number): CookieOptions {
-  return { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/', ...(maxAgeMs ? { maxAge: maxAgeMs } : {}) };
+/** The names of the pages' cookies and whether they are Secure. */
+export interface PageCookies {
+  session: string;
+  csrf: string;
+  secure: boolean;
+}
+
+const PLAIN_COOKIES: PageCookies = { session: SESSION_COOKIE, csrf: CSRF_COOKIE, secure: false };
+
+/**
+ * From the scheme of PUBLIC_BASE_URL, not of the request (a hop that drops X-Forwarded-Proto must
+ * not make them plain): over https the cookies are Secure and named `__Host-…`, which a browser
+ * takes only from this host, over https, with Path=/ and no Domain, so neither a sibling subdomain
+ * nor a plain-http answer can plant or overwrite them. Over http (development) the names are plain.
+ */
+export function pageCookies(publicBaseUrl: string): PageCookies {
+  if (new URL(publicBaseUrl).protocol !== 'https:') return PLAIN_COOKIES;
+  return { session: `__Host-${SESSION_COOKIE}`, csrf: `__Host-${CSRF_COOKIE}`, secure: true };
+}
+
+/** Makes `cookies` the cookies of every page of this app (read back with cookiesOf). */
+export function usePageCookies(cookies: PageCookies): RequestHandler {
+  return (_req, res, next) => {
+    res.locals.cookies = cookies;
+    next();
+  };
+}
+
+export function cookiesOf(res: Response): PageCookies {
+  return (res.locals.cookies as PageCookies | undefined) ?? PLAIN_COOKIES;
+}
+
+export function cookieOptions(req: Request, res: Response, maxAgeMs?: number): CookieOptions {
+  return { httpOnly: true, sameSite: 'lax', secure: cookiesOf(res).secure || req.secure, path: '/', ...(maxAgeMs ? { maxAge: maxAgeMs } : {}) };
 }
 
 export function currentSession(res: Response): Session | undefined {
@@ -34,7 +66,7 @@ export const pageHeaders: RequestHandler = (_req, res, next) => {
 /** Puts the signed-in user's session, if any, in res.locals. */
 export function loadSession(sessions: SessionRepository): RequestHandler {
   return async (req, res, next) => {
-    const token = req.cookies?.[SESSION_COOKIE];
+    const token = req.cookies?.[cookiesOf(res).session];
     if (typeof token === 'string' && token) res.locals.session = await sessions.find(token);
     next();
   };
@@ -47,11 +79,12 @@ export function loadSession(sessions: SessionRepository): RequestHandler {
 export function csrfToken(req: Request, res: Response): string {
   const session = currentSession(res);
   if (session) return session.csrfToken;
-  const existing = req.cookies?.[CSRF_COOKIE];
+  const name = cookiesOf(res).csrf;
+  const existing = req.cookies?.[name];
   if (typeof existing === 'string' && existing.length >= 32) return existing;
   const fresh = randomToken();
-  res.cookie(CSRF_COOKIE, fresh, cookieOptions(req));
-  req.cookies = { ...req.cookies, [CSRF_COOKIE]: fresh };
+  res.cookie(name, fresh, cookieOptions(req, res));
+  req.cookies = { ...req.cookies, [name]: fresh };
   return fresh;
 }
 
@@ -66,7 +99,7 @@ function sameToken(a: unknown, b: unknown): boolean {
 export function requireCsrf(onRefused: (req: Request, res: Response) => void): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const session = currentSession(res);
-    const expected = session ? session.csrfToken : req.cookies?.[CSRF_COOKIE];
+    const expected = session ? session.csrfToken : req.cookies?.[cookiesOf(res).csrf];
     if (!sameToken(req.body?._csrf, expected)) return onRefused(req, res);
     next();
   };

@@ -2,23 +2,30 @@ import { Router, type Request, type RequestHandler, type Response } from 'expres
 import { AppError, isAppError, type ApiKeySummary } from '@postbus/contracts';
 import { toAccountSummary } from '../accounts/account-summary';
 import type { AccountRepository } from '../accounts/account.repository';
+import type { PasswordHasher } from '../accounts/password';
 import { signUp } from '../accounts/sign-up.use-case';
 import type { AuthConfig } from '../config';
 import type { ApiKeyRepository } from '../keys/api-key.repository';
 import type { IssueKeyInput } from '../keys/issue-key.use-case';
+import type { GrantRepository } from '../oauth/grant.repository';
 import type { Session, SessionRepository } from '../sessions/session.repository';
+import type { SignInBackoff } from '../sessions/sign-in-backoff.repository';
 import { signIn } from '../sessions/sign-in.use-case';
 import { EMPTY_KEY_FORM, readKeyForm, toIssueKeyInput, type KeyFormValues } from './key-form';
 import { messagePage, signOutForm } from './message.page';
-import { CSRF_COOKIE, SESSION_COOKIE, cookieOptions, csrfToken, currentSession, nonceOf, requireCsrf, safeNext } from './page-context';
+import { cookieOptions, cookiesOf, csrfToken, currentSession, nonceOf, requireCsrf, safeNext } from './page-context';
 import { settingsPage, type ProfileChoice } from './settings.page';
 import { signInPage } from './sign-in.page';
 import { signUpPage } from './sign-up.page';
 
 export interface PagesPorts {
   accounts: AccountRepository;
+  passwords: PasswordHasher;
   sessions: SessionRepository;
   keys: ApiKeyRepository;
+  backoff: SignInBackoff;
+  /** The OAuth grants behind the connected applications the settings page lists. */
+  grants: GrantRepository;
   config: AuthConfig;
   issueKey(input: IssueKeyInput): Promise<{ keyId: string; key: string }>;
   revokeKey(keyId: string, accountId: string): Promise<ApiKeySummary>;
@@ -46,8 +53,8 @@ export function pagesRouter(ports: PagesPorts): Router {
   const sessionMs = ports.config.SESSION_TTL_HOURS * 3_600_000;
 
   const startSession = (req: Request, res: Response, token: string) => {
-    res.cookie(SESSION_COOKIE, token, cookieOptions(req, sessionMs));
-    res.clearCookie(CSRF_COOKIE, cookieOptions(req));
+    res.cookie(cookiesOf(res).session, token, cookieOptions(req, res, sessionMs));
+    res.clearCookie(cookiesOf(res).csrf, cookieOptions(req, res));
   };
 
   router.get('/signup', (req, res) => {
@@ -79,10 +86,15 @@ export function pagesRouter(ports: PagesPorts): Router {
     const email = text(req.body.email);
     const next = safeNext(req.body.next);
     const result = await signIn(ports, email, text(req.body.password));
+    if (!result.ok && result.retryAfterSeconds !== undefined) {
+      // Locked for a while: 429 with the wait, as every limit answers (RateLimit-* name the free failures).
+      res.set({ 'Retry-After': String(result.retryAfterSeconds), 'RateLimit-Limit': String(ports.backoff.policy.freeFailures), 'RateLimit-Remaining': '0', 'RateLimit-Reset': String(result.retryAfterSeconds) });
+      return res.status(429).type('html').send(signInPage({ nonce: nonceOf(res), csrf: csrfToken(req, res), error: result.message, email, next }));
+    }
     if (!result.ok) {
       return res.status(401).type('html').send(signInPage({ nonce: nonceOf(res), csrf: csrfToken(req, res), error: result.message, email, next }));
     }
-    const previous = req.cookies?.[SESSION_COOKIE];
+    const previous = req.cookies?.[cookiesOf(res).session];
     if (typeof previous === 'string' && previous) await ports.sessions.delete(previous);
     startSession(req, res, result.token);
     res.redirect(303, next);
@@ -94,9 +106,9 @@ export function pagesRouter(ports: PagesPorts): Router {
   });
 
   router.post('/signout', csrf, async (req, res) => {
-    const token = req.cookies?.[SESSION_COOKIE];
+    const token = req.cookies?.[cookiesOf(res).session];
     if (typeof token === 'string' && token) await ports.sessions.delete(token);
-    res.clearCookie(SESSION_COOKIE, cookieOptions(req));
+    res.clearCookie(cookiesOf(res).session, cookieOptions(req, res));
     res.redirect(303, '/signin?signedout');
   });
 
@@ -104,7 +116,11 @@ export function pagesRouter(ports: PagesPorts): Router {
     const session = currentSession(res)!;
     const account = await ports.accounts.find(session.accountId);
     if (!account) throw new AppError('not_found', 'This account no longer exists.');
-    const [keys, profiles] = await Promise.all([ports.keys.listForAccount(session.accountId), extra.profiles === undefined ? ports.listProfiles(session) : extra.profiles ?? undefined]);
+    const [keys, profiles, applications] = await Promise.all([
+      ports.keys.listForAccount(session.accountId),
+      extra.profiles === undefined ? ports.listProfiles(session) : extra.profiles ?? undefined,
+      ports.grants.listConnected(session.userId, ports.config.OAUTH_GRANT_MAX_DAYS),
+    ]);
     res.status(extra.status ?? 200).type('html').send(
       settingsPage({
         nonce: nonceOf(res),
@@ -113,6 +129,7 @@ export function pagesRouter(ports: PagesPorts): Router {
         account: toAccountSummary(account, ports.config),
         keys,
         profiles,
+        applications,
         created: extra.created,
         form: extra.form ?? EMPTY_KEY_FORM,
         error: extra.error,
@@ -126,6 +143,10 @@ export function pagesRouter(ports: PagesPorts): Router {
     if (typeof req.query.revoked === 'string') {
       const key = await ports.keys.find(req.query.revoked, currentSession(res)!.accountId);
       if (key) notice = `The key “${key.name}” is revoked; requests with it now answer invalid_api_key.`;
+    }
+    if (typeof req.query.disconnected === 'string') {
+      const app = await ports.grants.findConnected(req.query.disconnected, currentSession(res)!.userId);
+      if (app?.revokedAt) notice = `“${app.clientName}” no longer has access to your account; it has to ask you again.`;
     }
     await renderSettings(req, res, { notice });
   });
@@ -149,6 +170,13 @@ export function pagesRouter(ports: PagesPorts): Router {
     const keyId = String(req.params.keyId);
     await ports.revokeKey(keyId, currentSession(res)!.accountId);
     res.redirect(303, `/settings?revoked=${encodeURIComponent(keyId)}`);
+  });
+
+  // Revokes a connected application's grant: every token issued under it stops working at once.
+  router.post('/settings/applications/:grantId/revoke', signedInOnly, csrf, async (req, res) => {
+    const grantId = String(req.params.grantId);
+    await ports.grants.revokeGrant(grantId, 'revoked by the person in settings', { userId: currentSession(res)!.userId });
+    res.redirect(303, `/settings?disconnected=${encodeURIComponent(grantId)}`);
   });
 
   return router;

@@ -1,4 +1,5 @@
-import { SCOPES, type AccountSummary, type ApiKeySummary } from '@postbus/contracts';
+import { LEGACY_WEBHOOK_ACCESS, SCOPES, type AccountSummary, type ApiKeySummary } from '@postbus/contracts';
+import type { ConnectedApplication } from '../oauth/grant.repository';
 import type { KeyFormValues } from './key-form';
 import { html } from './html';
 import { layout } from './layout';
@@ -18,6 +19,8 @@ export interface SettingsView {
   keys: ApiKeySummary[];
   /** The account's connected profiles; undefined when they could not be read just now. */
   profiles?: ProfileChoice[];
+  /** Applications the person allowed through OAuth that can still act for them. */
+  applications?: ConnectedApplication[];
   /** A key just created: its secret, shown this once. */
   created?: { key: string; name: string };
   form: KeyFormValues;
@@ -35,6 +38,8 @@ export const SCOPE_HELP: Record<string, string> = {
   'approval:request': 'request post approval',
   'automation:read': 'export auto-reply templates',
   'automation:write': 'import templates, set up auto-reply',
+  'webhook:read': 'list webhooks and their deliveries',
+  'webhook:write': 'create, change, delete webhooks, rotate secrets, retry deliveries',
 };
 
 export const EXPIRY_CHOICES = [
@@ -46,6 +51,7 @@ export const EXPIRY_CHOICES = [
 ];
 
 const when = (iso: string | null) => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '—');
+const whenDate = (d: Date | null) => (d ? when(new Date(d).toISOString()) : 'never');
 
 const COPY_SCRIPT = `
 document.querySelectorAll('[data-copy]').forEach(function (button) {
@@ -108,6 +114,11 @@ ${v.error ? html`<p class="error" role="alert">${v.error}</p>` : ''}
 </section>`;
 }
 
+/** Scopes an older key holds only until the sunset: create a key with them to keep that access. */
+function legacyScopes(scopes: string[]) {
+  return html`<br><span class="muted">${scopes.join(' ')} until ${LEGACY_WEBHOOK_ACCESS.sunset.slice(0, 10)} (through post:read; create a key with these scopes to keep them)</span>`;
+}
+
 function keyTable(v: SettingsView) {
   if (!v.keys.length) return html`<section><h2>API keys</h2><p class="muted">No keys yet.</p></section>`;
   return html`<section>
@@ -117,10 +128,31 @@ function keyTable(v: SettingsView) {
 <tbody>
 ${v.keys.map(
   (k) => html`<tr data-key-id="${k.keyId}">
-<td>${k.name}</td><td><code>${k.prefix}</code></td><td>${k.scopes.join(' ')}</td>
+<td>${k.name}</td><td><code>${k.prefix}</code></td><td>${k.scopes.join(' ')}${k.deprecatedScopes ? legacyScopes(k.deprecatedScopes) : ''}</td>
 <td>${k.profileIds === 'all' ? 'all' : k.profileIds.join(', ')}</td>
 <td>${when(k.createdAt)}</td><td>${when(k.expiresAt)}</td><td>${k.lastUsedAt ? when(k.lastUsedAt) : 'never'}</td><td class="status">${k.status}</td>
 <td>${k.status === 'active' ? html`<form method="post" action="/settings/keys/${k.keyId}/revoke"><input type="hidden" name="_csrf" value="${v.csrf}"><button type="submit" aria-label="Revoke ${k.name}">Revoke</button></form>` : ''}</td>
+</tr>`,
+)}
+</tbody>
+</table>
+</section>`;
+}
+
+/** What the consent page promised: every application allowed in, and a way to take it back. */
+function applicationTable(v: SettingsView) {
+  const applications = v.applications ?? [];
+  if (!applications.length) return html`<section><h2>Connected applications</h2><p class="muted">No application has access to your account.</p></section>`;
+  return html`<section>
+<h2>Connected applications</h2>
+<p class="muted">Applications you allowed to use your account, for example AI agents. Revoking one ends its access at once; it then has to ask you again.</p>
+<table>
+<thead><tr><th>Application</th><th>Scopes</th><th>Allowed</th><th>Last used</th><th></th></tr></thead>
+<tbody>
+${applications.map(
+  (a) => html`<tr data-grant-id="${a.grantId}">
+<td>${a.clientName}</td><td>${a.scopes.join(' ')}</td><td>${whenDate(a.grantedAt)}</td><td>${whenDate(a.lastUsedAt)}</td>
+<td><form method="post" action="/settings/applications/${a.grantId}/revoke"><input type="hidden" name="_csrf" value="${v.csrf}"><button type="submit" aria-label="Revoke ${a.clientName}">Revoke</button></form></td>
 </tr>`,
 )}
 </tbody>
@@ -141,7 +173,8 @@ ${v.created ? createdBanner(v.created) : ''}
 <p class="muted">Send a key as <code>Authorization: Bearer &lt;key&gt;</code> on every API request.</p>
 </section>
 ${keyForm(v)}
-${keyTable(v)}`,
+${keyTable(v)}
+${applicationTable(v)}`,
     script: v.created ? COPY_SCRIPT : undefined,
   });
 }

@@ -4,6 +4,8 @@ import type { ConnectionRequestRow } from './connection-request.repository';
 import { AUTHORIZATION_WINDOW_MS, redirectUriFor, type ConnectPorts } from './connect.ports';
 import { finishConnection, type HandoffOutcome } from './finish-connection';
 import { hashSecret, sameSecret } from './handoff-secrets';
+import { missingScopeReason } from './required-scopes';
+import { sealedAt } from '../vault/token-vault';
 
 export interface CallbackInput {
   platform: string;
@@ -37,9 +39,12 @@ export async function completeAuthorization(ports: ConnectPorts, input: Callback
   let accounts: PlatformAccount[];
   try {
     const client = ports.clients[platform];
-    const codeVerifier = ports.vault.openOrNull(request.code_verifier_enc) ?? undefined;
+    const codeVerifier = ports.vault.openOrNull(request.code_verifier_enc, sealedAt(request.id, 'code_verifier_enc')) ?? undefined;
     const tokens = await client.exchangeCode({ code: input.code, redirectUri: redirectUriFor(ports.baseUrl, platform), codeVerifier });
-    accounts = await client.listAccounts(tokens);
+    const lacking = missingScopeReason(platform, tokens.scopes);
+    if (lacking) return fail(lacking);
+    // The grant's scopes go with each account it reaches: the health report compares them with what publishing needs.
+    accounts = (await client.listAccounts(tokens)).map((a) => ({ ...a, scopes: a.scopes ?? (tokens.scopes.length ? tokens.scopes : undefined) }));
   } catch (err) {
     if (isPlatformError(err)) return fail(err.message);
     throw err;
@@ -50,7 +55,7 @@ export async function completeAuthorization(ports: ConnectPorts, input: Callback
   }
   if (accounts.length === 1) return finishConnection(ports, request, platform, accounts[0]);
 
-  await ports.requests.awaitChoice(request.id, ports.vault.seal(JSON.stringify(accounts)), accounts.map(choiceOf));
+  await ports.requests.awaitChoice(request.id, ports.vault.seal(JSON.stringify(accounts), sealedAt(request.id, 'grant_enc')), accounts.map(choiceOf));
   return { kind: 'choose', platform, state: input.state!, choices: accounts.map(choiceOf) };
 }
 
@@ -60,7 +65,7 @@ export async function chooseAccount(ports: ConnectPorts, input: { platform: stri
   if ('kind' in found) return found;
   const { request, platform } = found;
   if (!request.grant_enc) return { kind: 'invalid', reason: 'There is nothing to choose for this connection.' };
-  const accounts = (JSON.parse(ports.vault.open(request.grant_enc)) as PlatformAccount[]).map(revive);
+  const accounts = (JSON.parse(ports.vault.open(request.grant_enc, sealedAt(request.id, 'grant_enc'))) as PlatformAccount[]).map(revive);
   const account = accounts.find((a) => a.platformUserId === input.platformUserId);
   if (!account) return { kind: 'invalid', reason: 'Choose one of the listed accounts.' };
   return finishConnection(ports, request, platform, account);

@@ -121,14 +121,14 @@ export class ConnectionRequestRepository {
     return rows.length;
   }
 
-  /** Rows holding something sealed with another key than `keyId`, locked for re-sealing. */
-  async lockSealedWithOtherKey(m: EntityManager, keyId: string, limit: number): Promise<Pick<ConnectionRequestRow, 'id' | 'code_verifier_enc' | 'grant_enc'>[]> {
+  /** Rows after `afterId` holding something that does not start with `prefix` (another key, or the unbound form), locked for re-sealing. */
+  async lockSealedOtherwise(m: EntityManager, prefix: string, afterId: string, limit: number): Promise<Pick<ConnectionRequestRow, 'id' | 'code_verifier_enc' | 'grant_enc'>[]> {
     return m.query(
       `SELECT id, code_verifier_enc, grant_enc FROM connection_requests
-       WHERE (code_verifier_enc IS NOT NULL AND split_part(code_verifier_enc, ':', 1) <> $1)
-          OR (grant_enc IS NOT NULL AND split_part(grant_enc, ':', 1) <> $1)
-       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-      [keyId, limit],
+       WHERE id > $3 AND ((code_verifier_enc IS NOT NULL AND NOT starts_with(code_verifier_enc, $1))
+          OR (grant_enc IS NOT NULL AND NOT starts_with(grant_enc, $1)))
+       ORDER BY id LIMIT $2 FOR UPDATE`,
+      [prefix, limit, afterId],
     );
   }
 

@@ -1,6 +1,7 @@
 import { Events, type Platform } from '@postbus/contracts';
 import { writeOutbox } from '@postbus/bus';
 import type { PlatformAccount } from '@postbus/platforms';
+import { storeProfile } from '../profiles/store-profile';
 import type { ConnectionRequestRow } from './connection-request.repository';
 import type { ConnectPorts } from './connect.ports';
 
@@ -16,22 +17,19 @@ export type HandoffOutcome =
  * ends the request and announces connection.created, in one transaction.
  */
 export async function finishConnection(ports: Pick<ConnectPorts, 'ds' | 'profiles' | 'requests' | 'vault' | 'announced'>, request: ConnectionRequestRow, platform: Platform, account: PlatformAccount): Promise<HandoffOutcome> {
-  const { vault } = ports;
   const result = await ports.ds.transaction(async (m) => {
-    const profile = await ports.profiles.upsert(
-      {
-        accountId: request.account_id,
-        platform,
-        platformUserId: account.platformUserId,
-        handle: account.handle,
-        profileUrl: account.profileUrl,
-        profileImageUrl: account.profileImageUrl,
-        accessTokenEnc: vault.seal(account.credentials.accessToken),
-        refreshTokenEnc: vault.sealOrNull(account.credentials.refreshToken),
-        tokenExpiresAt: account.credentials.expiresAt,
-      },
-      m,
-    );
+    const profile = await storeProfile(m, ports, {
+      accountId: request.account_id,
+      platform,
+      platformUserId: account.platformUserId,
+      handle: account.handle,
+      profileUrl: account.profileUrl,
+      profileImageUrl: account.profileImageUrl,
+      accessToken: account.credentials.accessToken,
+      refreshToken: account.credentials.refreshToken,
+      tokenExpiresAt: account.credentials.expiresAt,
+      grantedScopes: account.scopes ?? null,
+    });
     const finished = await ports.requests.finish(m, request.id, { status: 'completed', profileId: profile.id });
     if (!finished) throw new AlreadyFinished();
     await writeOutbox(m, [{ name: Events.connectionCreated.name, data: { profileId: profile.id, accountId: request.account_id, platform } }]);

@@ -3,6 +3,7 @@ import { createPkcePair } from '@postbus/platforms';
 import { statusOf, type ConnectionRequestRow } from './connection-request.repository';
 import { redirectUriFor, type ConnectPorts } from './connect.ports';
 import { hashSecret, randomSecret } from './handoff-secrets';
+import { sealedAt } from '../vault/token-vault';
 
 /** Why a link cannot start a connection. */
 export type LinkProblem = 'unknown' | 'expired' | 'used' | 'completed' | 'failed';
@@ -38,7 +39,7 @@ export async function startAuthorization(
   const claimed = await ports.requests.claim(requestId, {
     stateHash: hashSecret(state),
     browserHash: hashSecret(browserBinding),
-    codeVerifierEnc: pkce ? ports.vault.seal(pkce.verifier) : null,
+    codeVerifierEnc: pkce ? ports.vault.seal(pkce.verifier, sealedAt(requestId, 'code_verifier_enc')) : null,
     now: ports.clock(),
   });
   if (!claimed) return { ok: false, problem: 'used', platform: link.platform };

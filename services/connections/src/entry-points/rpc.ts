@@ -2,15 +2,17 @@ import { AppError, Rpc } from '@postbus/contracts';
 import type { RpcServer } from '@postbus/bus';
 import { createConnectionRequest } from '../connect/create-connection-request.use-case';
 import { getConnectionRequest } from '../connect/get-connection-request.use-case';
+import { getConnectionHealth, type HealthPorts } from '../health/get-connection-health.use-case';
 import type { ConnectPorts } from '../connect/connect.ports';
 import { disconnectProfile } from '../profiles/disconnect-profile.use-case';
 import { listConnectedAccounts } from '../profiles/list-connected-accounts.use-case';
 import { toProfile } from '../profiles/profile.repository';
+import { storeProfile } from '../profiles/store-profile';
 import { getTikTokPostingOptions, type TikTokOptionsPorts } from '../tiktok/get-tiktok-posting-options.use-case';
 import { credentialsOf, refreshProfileToken, type RefreshPorts } from '../tokens/refresh-credentials.use-case';
 import { rotateTokenKey } from '../vault/rotate-token-key.use-case';
 
-export type RpcPorts = ConnectPorts & { refresh: RefreshPorts; tiktok: Pick<TikTokOptionsPorts, 'readCreatorInfo'> };
+export type RpcPorts = ConnectPorts & { refresh: RefreshPorts; tiktok: Pick<TikTokOptionsPorts, 'readCreatorInfo'>; health: HealthPorts };
 
 /** One line per command: the RPC server has validated the input against its contract. */
 export function registerRpc(rpc: RpcServer, ports: RpcPorts): void {
@@ -25,6 +27,7 @@ export function registerRpc(rpc: RpcServer, ports: RpcPorts): void {
   rpc.handle(Rpc.connectionsTikTokOptions, ({ id }, { principal }) =>
     getTikTokPostingOptions({ profiles, vault, readCreatorInfo: ports.tiktok.readCreatorInfo, refresh: async (row) => (await refreshOnDemand(row.id, row.account_id))! }, principal, id),
   );
+  rpc.handle(Rpc.connectionsHealth, ({ id }, { principal }) => getConnectionHealth(ports.health, principal, id));
 
   rpc.handle(Rpc.connectionsGetCredentials, async ({ profileId, accountId }) => {
     const row = await profiles.find(accountId, profileId);
@@ -34,17 +37,19 @@ export function registerRpc(rpc: RpcServer, ports: RpcPorts): void {
   rpc.handle(Rpc.connectionsRefreshCredentials, async ({ profileId, accountId }) => credentialsOf((await refreshOnDemand(profileId, accountId))!, vault));
 
   rpc.handle(Rpc.connectionsSeedProfile, async (p) => {
-    const row = await profiles.upsert({
-      accountId: p.accountId,
-      platform: p.platform,
-      platformUserId: p.platformUserId,
-      handle: p.handle,
-      profileUrl: p.profileUrl ?? `https://www.${p.platform}.com/@${p.handle}`,
-      profileImageUrl: null,
-      accessTokenEnc: vault.seal(p.accessToken),
-      refreshTokenEnc: null,
-      tokenExpiresAt: null,
-    });
+    const row = await ports.ds.transaction((m) =>
+      storeProfile(m, ports, {
+        accountId: p.accountId,
+        platform: p.platform,
+        platformUserId: p.platformUserId,
+        handle: p.handle,
+        profileUrl: p.profileUrl ?? `https://www.${p.platform}.com/@${p.handle}`,
+        profileImageUrl: null,
+        accessToken: p.accessToken,
+        refreshToken: null,
+        tokenExpiresAt: null,
+      }),
+    );
     return toProfile(row);
   });
 

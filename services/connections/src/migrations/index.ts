@@ -1,5 +1,7 @@
 import { CreateOutbox1732200000000 } from '@postbus/bus';
 import { CreateProfiles1732200000101 } from './1732200000101-create-profiles';
 import { ConnectionRequests1732200000102 } from './1732200000102-connection-requests';
+import { ProfileHealth1732200000103 } from './1732200000103-profile-health';
+import { RefreshUnanswered1732200000104 } from './1732200000104-refresh-unanswered';
 
-export const migrations = [CreateOutbox1732200000000, CreateProfiles1732200000101, ConnectionRequests1732200000102];
+export const migrations = [CreateOutbox1732200000000, CreateProfiles1732200000101, ConnectionRequests1732200000102, ProfileHealth1732200000103, RefreshUnanswered1732200000104];

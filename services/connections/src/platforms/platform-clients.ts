@@ -1,5 +1,6 @@
 import type { Platform } from '@postbus/contracts';
-import { facebookOAuth, instagramOAuth, threadsOAuth, tiktokOAuth, youtubeOAuth, type PlatformOAuthClient } from '@postbus/platforms';
+import { facebookOAuth, getInstagramPublishingQuota, getThreadsPublishingQuota, instagramOAuth, threadsOAuth, tiktokOAuth, versionedBase, youtubeOAuth, type PlatformOAuthClient } from '@postbus/platforms';
+import type { QuotaReader } from '../health/publishing-quota';
 import type { ConnectionsConfig } from '../config';
 
 export type PlatformClients = Record<Platform, PlatformOAuthClient>;
@@ -46,5 +47,14 @@ export function createPlatformClients(config: ConnectionsConfig, fetchImpl?: typ
       tokenUrl: config.YOUTUBE_TOKEN_URL,
       apiUrl: config.YOUTUBE_API_URL,
     }),
+  };
+}
+
+/** Readers of the publishing quota on the platforms that report one (Instagram, Threads). */
+export function createQuotaReaders(config: ConnectionsConfig): Partial<Record<Platform, QuotaReader>> {
+  const timeoutMs = config.PLATFORM_HTTP_TIMEOUT_MS;
+  return {
+    instagram: ({ platformUserId, accessToken }) => getInstagramPublishingQuota({ baseUrl: versionedBase(config.INSTAGRAM_GRAPH_URL, config.META_GRAPH_VERSION), accessToken, userId: platformUserId, timeoutMs }),
+    threads: ({ platformUserId, accessToken }) => getThreadsPublishingQuota({ baseUrl: config.THREADS_API_URL, accessToken, userId: platformUserId, timeoutMs }),
   };
 }

@@ -18,6 +18,13 @@ export interface ProfileRow {
   token_expires_at: Date | null;
   refresh_expires_at: Date | null;
   token_refreshed_at: Date | null;
+  /** As the platform listed them at connect or the last refresh; null when it did not say. */
+  granted_scopes: string[] | null;
+  /** Why the last refresh failed; cleared by the next success. */
+  refresh_error: string | null;
+  refresh_error_at: Date | null;
+  /** A refresh of a rotating refresh token went unanswered after it may have reached the platform; cleared by the next success. */
+  refresh_unanswered_at: Date | null;
   connected_at: Date;
   updated_at: Date;
   disconnected_at: Date | null;
@@ -58,6 +65,8 @@ export function toConnectedAccount(r: ProfileRow): ConnectedAccount {
 }
 
 export interface NewProfile {
+  /** The id a new row takes (its tokens are sealed to it); a platform account connected before keeps its own. */
+  id?: string;
   accountId: string;
   platform: string;
   platformUserId: string;
@@ -69,6 +78,8 @@ export interface NewProfile {
   refreshTokenEnc: string | null;
   tokenExpiresAt: Date | null;
   refreshExpiresAt?: Date | null;
+  /** The scopes the grant holds; null when the platform did not list them. */
+  grantedScopes?: string[] | null;
 }
 
 export interface RefreshedTokens {
@@ -77,6 +88,8 @@ export interface RefreshedTokens {
   refreshTokenEnc: string | null;
   tokenExpiresAt: Date | null;
   refreshExpiresAt?: Date | null;
+  /** Absent or null keeps the stored ones (Meta refreshes do not list scopes). */
+  grantedScopes?: string[] | null;
 }
 
 /** Profiles of the connections schema. TypeORM's query runner here only; answers plain rows. */
@@ -121,17 +134,17 @@ export class ProfileRepository {
    */
   async upsert(p: NewProfile, m: EntityManager = this.ds.manager): Promise<ProfileRow & { inserted: boolean }> {
     const rows: (ProfileRow & { inserted: boolean })[] = await m.query(
-      `INSERT INTO profiles (id, account_id, platform, platform_user_id, handle, profile_url, profile_image_url, access_token_enc, refresh_token_enc, token_expires_at, refresh_expires_at, token_refreshed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())
+      `INSERT INTO profiles (id, account_id, platform, platform_user_id, handle, profile_url, profile_image_url, access_token_enc, refresh_token_enc, token_expires_at, refresh_expires_at, token_refreshed_at, granted_scopes)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now(), $12)
        ON CONFLICT (account_id, platform, platform_user_id) DO UPDATE SET
          handle = EXCLUDED.handle, profile_url = EXCLUDED.profile_url, profile_image_url = EXCLUDED.profile_image_url,
          access_token_enc = EXCLUDED.access_token_enc,
          refresh_token_enc = COALESCE(EXCLUDED.refresh_token_enc, profiles.refresh_token_enc),
          refresh_expires_at = CASE WHEN EXCLUDED.refresh_token_enc IS NULL THEN profiles.refresh_expires_at ELSE EXCLUDED.refresh_expires_at END,
-         token_expires_at = EXCLUDED.token_expires_at, token_refreshed_at = now(),
-         status = 'active', status_reason = NULL, disconnected_at = NULL, updated_at = now()
+         token_expires_at = EXCLUDED.token_expires_at, token_refreshed_at = now(), granted_scopes = EXCLUDED.granted_scopes,
+         refresh_error = NULL, refresh_error_at = NULL, status = 'active', status_reason = NULL, disconnected_at = NULL, updated_at = now()
        RETURNING *, (xmax = 0) AS inserted`,
-      [newId('prf'), p.accountId, p.platform, p.platformUserId, p.handle, p.profileUrl, p.profileImageUrl, p.accessTokenEnc, p.refreshTokenEnc, p.tokenExpiresAt, p.refreshExpiresAt ?? null],
+      [p.id ?? newId('prf'), p.accountId, p.platform, p.platformUserId, p.handle, p.profileUrl, p.profileImageUrl, p.accessTokenEnc, p.refreshTokenEnc, p.tokenExpiresAt, p.refreshExpiresAt ?? null, p.grantedScopes ?? null],
     );
     return rows[0];
   }
@@ -151,11 +164,22 @@ export class ProfileRepository {
   async saveRefreshed(m: EntityManager, id: string, t: RefreshedTokens): Promise<ProfileRow> {
     const rows = await updateReturning<ProfileRow>(m, `UPDATE profiles SET access_token_enc = $2, refresh_token_enc = COALESCE($3, refresh_token_enc),
          refresh_expires_at = CASE WHEN $3::text IS NULL THEN refresh_expires_at ELSE $5 END,
-         token_expires_at = $4, token_refreshed_at = now(), status = 'active', status_reason = NULL, updated_at = now()
+         token_expires_at = $4, token_refreshed_at = now(), granted_scopes = COALESCE($6, granted_scopes), refresh_error = NULL, refresh_error_at = NULL, refresh_unanswered_at = NULL,
+         status = 'active', status_reason = NULL, updated_at = now()
        WHERE id = $1 RETURNING *`,
-      [id, t.accessTokenEnc, t.refreshTokenEnc, t.tokenExpiresAt, t.refreshExpiresAt ?? null],
+      [id, t.accessTokenEnc, t.refreshTokenEnc, t.tokenExpiresAt, t.refreshExpiresAt ?? null, t.grantedScopes ?? null],
     );
     return rows[0];
+  }
+
+  /** Remembers why a refresh failed (shown by the health report); the token and status stay as they are. */
+  async recordRefreshError(id: string, reason: string): Promise<void> {
+    await this.ds.query('UPDATE profiles SET refresh_error = $2, refresh_error_at = now() WHERE id = $1', [id, reason.slice(0, 1000)]);
+  }
+
+  /** Remembers that a refresh may have rotated the refresh token without its answer coming back. */
+  async recordRefreshUnanswered(id: string): Promise<void> {
+    await this.ds.query('UPDATE profiles SET refresh_unanswered_at = now() WHERE id = $1', [id]);
   }
 
   async markNeedsReconnect(m: EntityManager, id: string, reason: string): Promise<ProfileRow> {
@@ -175,26 +199,27 @@ export class ProfileRepository {
 
   /**
    * Active profiles whose token is close to expiry: less than `aheadSeconds` left, or less than a
-   * fifth of its lifetime.
+   * fifth of its lifetime; on `minAge.platforms`, only tokens at least `minAge.seconds` old.
    */
-  async dueForRefresh(aheadSeconds: number, limit: number): Promise<{ id: string }[]> {
+  async dueForRefresh(aheadSeconds: number, limit: number, minAge: { platforms: string[]; seconds: number } = { platforms: [], seconds: 0 }): Promise<{ id: string }[]> {
     return this.ds.query(
       `SELECT id FROM profiles
        WHERE status = 'active' AND token_expires_at IS NOT NULL
          AND token_expires_at - now() <= GREATEST(make_interval(secs => $1), (token_expires_at - COALESCE(token_refreshed_at, connected_at)) / 5)
+         AND (platform <> ALL($3) OR now() - COALESCE(token_refreshed_at, connected_at) >= make_interval(secs => $4))
        ORDER BY token_expires_at LIMIT $2`,
-      [aheadSeconds, limit],
+      [aheadSeconds, limit, minAge.platforms, minAge.seconds],
     );
   }
 
-  /** Rows holding a token sealed with another key than `keyId`, locked for re-sealing. */
-  async lockSealedWithOtherKey(m: EntityManager, keyId: string, limit: number): Promise<Pick<ProfileRow, 'id' | 'access_token_enc' | 'refresh_token_enc'>[]> {
+  /** Rows after `afterId` holding a token that does not start with `prefix` (another key, or the unbound form), locked for re-sealing. */
+  async lockSealedOtherwise(m: EntityManager, prefix: string, afterId: string, limit: number): Promise<Pick<ProfileRow, 'id' | 'access_token_enc' | 'refresh_token_enc'>[]> {
     return m.query(
       `SELECT id, access_token_enc, refresh_token_enc FROM profiles
-       WHERE (access_token_enc IS NOT NULL AND split_part(access_token_enc, ':', 1) <> $1)
-          OR (refresh_token_enc IS NOT NULL AND split_part(refresh_token_enc, ':', 1) <> $1)
-       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`,
-      [keyId, limit],
+       WHERE id > $3 AND ((access_token_enc IS NOT NULL AND NOT starts_with(access_token_enc, $1))
+          OR (refresh_token_enc IS NOT NULL AND NOT starts_with(refresh_token_enc, $1)))
+       ORDER BY id LIMIT $2 FOR UPDATE`,
+      [prefix, limit, afterId],
     );
   }
 
@@ -202,11 +227,11 @@ export class ProfileRepository {
     await m.query('UPDATE profiles SET access_token_enc = $2, refresh_token_enc = $3 WHERE id = $1', [id, accessTokenEnc, refreshTokenEnc]);
   }
 
-  /** How many stored tokens are sealed with `keyId`. */
-  async countSealedWith(keyId: string): Promise<number> {
+  /** How many stored tokens start with `prefix` (are sealed with that key). */
+  async countSealedWith(prefix: string): Promise<number> {
     const [{ n }] = await this.ds.query(
-      `SELECT (count(*) FILTER (WHERE split_part(access_token_enc, ':', 1) = $1) + count(*) FILTER (WHERE split_part(refresh_token_enc, ':', 1) = $1))::int AS n FROM profiles`,
-      [keyId],
+      `SELECT (count(*) FILTER (WHERE starts_with(access_token_enc, $1)) + count(*) FILTER (WHERE starts_with(refresh_token_enc, $1)))::int AS n FROM profiles`,
+      [prefix],
     );
     return n;
   }

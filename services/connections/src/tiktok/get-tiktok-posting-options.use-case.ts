@@ -2,7 +2,7 @@ import { AppError, type Principal, type TikTokPostingOptions } from '@postbus/co
 import { isPlatformError, type PlatformError, type TikTokCreatorInfo } from '@postbus/platforms';
 import { findUsableProfile } from '../profiles/find-usable-profile';
 import type { ProfileRepository, ProfileRow } from '../profiles/profile.repository';
-import type { TokenVault } from '../vault/token-vault';
+import { sealedAt, type TokenVault } from '../vault/token-vault';
 
 export interface TikTokOptionsPorts {
   profiles: ProfileRepository;
@@ -22,7 +22,7 @@ export async function getTikTokPostingOptions(ports: TikTokOptionsPorts, princip
   for (let attempt = 0; ; attempt++) {
     if (row.status !== 'active' || !row.access_token_enc) throw needsReconnect(id, row.status_reason);
     try {
-      const info = await ports.readCreatorInfo(ports.vault.open(row.access_token_enc));
+      const info = await ports.readCreatorInfo(ports.vault.open(row.access_token_enc, sealedAt(row.id, 'access_token_enc')));
       return {
         profileId: row.id,
         creatorUsername: info.username || row.handle,

@@ -1,13 +1,24 @@
 import type { Logger } from '@postbus/kit';
 import type { ProfileRow } from '../profiles/profile.repository';
+import { MIN_REFRESH_AGE_PLATFORMS, MIN_REFRESH_AGE_SECONDS, refreshableFrom } from './refresh-age';
 import { refreshProfileToken, type RefreshPorts } from './refresh-credentials.use-case';
 
-/** Whether a token has less than `aheadSeconds` left, or less than a fifth of its lifetime. */
-export function isRefreshDue(row: ProfileRow, now: Date, aheadSeconds: number): boolean {
-  if (!row.token_expires_at) return false;
+/**
+ * Whether a token has less than `aheadSeconds` left, or less than a fifth of its lifetime, and is
+ * old enough for its platform to accept a refresh (Instagram and Threads: 24 hours).
+ */
+export function isRefreshDue(row: Pick<ProfileRow, 'platform' | 'token_expires_at' | 'token_refreshed_at' | 'connected_at'>, now: Date, aheadSeconds: number): boolean {
+  const next = nextRefreshAt(row, aheadSeconds);
+  return next !== null && next.getTime() <= now.getTime();
+}
+
+/** When the refresher will renew the token: null when it does not expire. */
+export function nextRefreshAt(row: Pick<ProfileRow, 'platform' | 'token_expires_at' | 'token_refreshed_at' | 'connected_at'>, aheadSeconds: number): Date | null {
+  if (!row.token_expires_at) return null;
   const expires = new Date(row.token_expires_at).getTime();
-  const issued = new Date(row.token_refreshed_at ?? row.connected_at).getTime();
-  return expires - now.getTime() <= Math.max(aheadSeconds * 1000, (expires - issued) / 5);
+  const issued = new Date(row.token_refreshed_at ?? row.connected_at);
+  const due = expires - Math.max(aheadSeconds * 1000, (expires - issued.getTime()) / 5);
+  return new Date(Math.max(due, refreshableFrom(row.platform, issued).getTime()));
 }
 
 /**
@@ -44,7 +55,7 @@ export class TokenRefresher {
   async runOnce(): Promise<number> {
     let refreshed = 0;
     try {
-      const due = await this.ports.profiles.dueForRefresh(this.opts.aheadSeconds, this.opts.batch ?? 100);
+      const due = await this.ports.profiles.dueForRefresh(this.opts.aheadSeconds, this.opts.batch ?? 100, { platforms: MIN_REFRESH_AGE_PLATFORMS, seconds: MIN_REFRESH_AGE_SECONDS });
       for (const { id } of due) {
         if (this.stopped) break;
         const before = Date.now();

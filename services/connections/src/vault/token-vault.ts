@@ -1,54 +1,35 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { boundTo, KeyRing, SEALED_PREFIX } from '@postbus/kit';
+
+/** The columns that hold sealed secrets: each value is bound to its row id and its column. */
+export type SealedColumn = 'access_token_enc' | 'refresh_token_enc' | 'code_verifier_enc' | 'grant_enc';
+
+/** Where a sealed value is stored, as its additional authenticated data. */
+export const sealedAt = (rowId: string, column: SealedColumn): string => boundTo(rowId, column);
 
 /**
- * Platform tokens encrypted with AES-256-GCM. The stored form is `keyId:iv:tag:ciphertext`
- * (base64 parts), so a rotation can tell which key sealed each token. New tokens are sealed with
- * the current key; tokens sealed with a previous key are still opened until they are re-sealed.
+ * Platform tokens (and pending sign-ins' PKCE verifiers and grants) sealed with AES-256-GCM, each
+ * bound to its row and column (see KeyRing). New values are sealed with the current key; values
+ * sealed with a previous key still open until the rotation re-seals them.
+ *
+ * The first stored form, `keyId:iv:tag:ciphertext`, was bound to nothing: readers refuse it, and
+ * `upgrade` (run at boot and by the rotation) re-seals it in place.
  */
-export class TokenVault {
-  private readonly keys: Map<string, Buffer>;
-
-  constructor(
-    readonly currentKeyId: string,
-    keys: Record<string, string>,
-  ) {
-    this.keys = new Map(Object.entries(keys).map(([id, k]) => [id, Buffer.from(k, 'base64')]));
-    if (!this.keys.has(currentKeyId)) throw new Error(`no key ${currentKeyId}`);
-    for (const [id, key] of this.keys) if (key.length !== 32) throw new Error(`key ${id} is not 32 bytes`);
+export class TokenVault extends KeyRing {
+  /** True for a value of the first, unbound form. */
+  isUnbound(sealed: string): boolean {
+    return !sealed.startsWith(SEALED_PREFIX);
   }
 
-  seal(plain: string): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.keys.get(this.currentKeyId)!, iv);
-    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-    return [this.currentKeyId, iv.toString('base64'), cipher.getAuthTag().toString('base64'), body.toString('base64')].join(':');
-  }
-
-  open(sealed: string): string {
+  /** The value sealed with the current key and bound to its place, whatever form and key it had. */
+  upgrade(sealed: string, at: string): string {
+    if (!this.isUnbound(sealed)) return this.reseal(sealed, at);
     const [keyId, iv, tag, body] = sealed.split(':');
-    const key = this.keys.get(keyId);
-    if (!key) throw new Error(`token sealed with unknown key ${keyId}`);
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64'));
-    return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
+    return this.seal(this.decrypt(keyId, iv, tag, body, undefined), at);
   }
 
-  sealOrNull(plain: string | null): string | null {
-    return plain === null ? null : this.seal(plain);
-  }
-
-  openOrNull(sealed: string | null): string | null {
-    return sealed === null ? null : this.open(sealed);
-  }
-
-  /** True when the token was sealed with the current key. */
-  isCurrent(sealed: string): boolean {
-    return sealed.startsWith(`${this.currentKeyId}:`);
-  }
-
-  /** The same token sealed with the current key. */
-  reseal(sealed: string): string {
-    return this.seal(this.open(sealed));
+  override open(sealed: string, at: string): string {
+    if (this.isUnbound(sealed)) throw new Error('token stored in the unbound form of earlier versions; run pnpm postbus rotate-token-key to re-seal it');
+    return super.open(sealed, at);
   }
 }
 

@@ -77,6 +77,8 @@ export interface HandoffChoice {
   decision?: 'approve' | 'deny';
   /** With several accounts granted: the platform user id picked on the choice page. */
   choose?: string;
+  /** The scopes the person grants, when fewer than the app asked for (the consent form's `scope`). */
+  scope?: string;
 }
 
 /**
@@ -89,7 +91,7 @@ export async function walkHandoff(connectUrl: string, choice: HandoffChoice = {}
   const go = await visitor.post(connectUrl, hiddenFields(landing.html));
   if (go.status !== 303 || !go.location) throw new Error(`continue answered ${go.status}: ${go.html}`);
   const consent = await visitor.get(go.location);
-  const fields: Record<string, string | string[]> = { ...hiddenFields(consent.html), account: choice.accounts ?? ['new'], handle: choice.handle ?? `acct_${Math.random().toString(36).slice(2, 8)}`, decision: choice.decision ?? 'approve' };
+  const fields: Record<string, string | string[]> = { ...hiddenFields(consent.html), account: choice.accounts ?? ['new'], handle: choice.handle ?? `acct_${Math.random().toString(36).slice(2, 8)}`, decision: choice.decision ?? 'approve', ...(choice.scope !== undefined && { scope: choice.scope }) };
   const decided = await visitor.post(go.location, fields);
   if (decided.status !== 303 || !decided.location) throw new Error(`consent answered ${decided.status}: ${decided.html}`);
   let final = await visitor.get(decided.location);

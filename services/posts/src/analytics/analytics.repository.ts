@@ -10,8 +10,9 @@ const KEY_SQL: Record<AnalyticsGroup | 'none', string> = {
   day: `to_char(scheduled_time AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
 };
 
-/** Posts due in the range that entered the pipeline, or were cancelled before they left. */
-const IN_RANGE = `account_id = $1 AND scheduled_time >= $2 AND scheduled_time < $3 AND status IN ('scheduled', 'posted', 'failed', 'cancelled')`;
+/** Posts due in the range that entered the pipeline, or were cancelled before they left, on the profiles the caller may see. */
+const IN_RANGE = `account_id = $1 AND scheduled_time >= $2 AND scheduled_time < $3 AND status IN ('scheduled', 'posted', 'failed', 'cancelled')
+  AND ($4::text[] IS NULL OR profile_id = ANY($4::text[]))`;
 
 export interface StatusFigures {
   key: string | null;
@@ -33,6 +34,8 @@ export interface FailureReasonCount {
 
 export interface Range {
   accountId: string;
+  /** The caller's profile restriction (undefined: every profile of the account). */
+  profileIds?: string[];
   from: Date;
   to: Date;
   group: AnalyticsGroup | 'none';
@@ -56,7 +59,7 @@ export class AnalyticsRepository {
               percentile_cont(0.95) WITHIN GROUP (ORDER BY (extract(epoch FROM dispatched_at - scheduled_time) * 1000)::float8) FILTER (WHERE dispatched_at IS NOT NULL) AS p95_ms
          FROM posts WHERE ${IN_RANGE}
         GROUP BY 1 ORDER BY 1 NULLS LAST`,
-      [r.accountId, r.from, r.to],
+      [r.accountId, r.from, r.to, r.profileIds ?? null],
     );
     return rows.map(({ median_ms, p95_ms, ...counts }) => ({ ...counts, medianLagMs: roundOrNull(median_ms), p95LagMs: roundOrNull(p95_ms) }));
   }
@@ -67,13 +70,13 @@ export class AnalyticsRepository {
       `SELECT ${KEY_SQL[r.group]} AS key, coalesce(failed_reason, 'No reason was recorded.') AS reason, count(*)::int AS count
          FROM posts WHERE ${IN_RANGE} AND status = 'failed'
         GROUP BY 1, 2 ORDER BY count DESC, reason`,
-      [r.accountId, r.from, r.to],
+      [r.accountId, r.from, r.to, r.profileIds ?? null],
     );
   }
 
   /** Published posts in the range with their key, whose engagement the publisher collects. */
   async postedPosts(r: Range): Promise<{ id: string; key: string | null }[]> {
-    return this.ds.query(`SELECT id, ${KEY_SQL[r.group]} AS key FROM posts WHERE ${IN_RANGE} AND status = 'posted' ORDER BY id`, [r.accountId, r.from, r.to]);
+    return this.ds.query(`SELECT id, ${KEY_SQL[r.group]} AS key FROM posts WHERE ${IN_RANGE} AND status = 'posted' ORDER BY id`, [r.accountId, r.from, r.to, r.profileIds ?? null]);
   }
 }
 

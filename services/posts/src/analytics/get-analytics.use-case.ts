@@ -1,4 +1,4 @@
-import { ENGAGEMENT_QUERY_MAX, FAILURE_REASONS_MAX, type Analytics, type AnalyticsFigures, type AnalyticsQuery, type PostEngagement, type Principal } from '@postbus/contracts';
+import { ENGAGEMENT_QUERY_MAX, FAILURE_REASONS_MAX, profileLimitOf, type Analytics, type AnalyticsFigures, type AnalyticsQuery, type PostEngagement, type Principal } from '@postbus/contracts';
 import { parseAnalyticsQuery } from './analytics-query.rules';
 import type { AnalyticsRepository, FailureReasonCount, Range, StatusFigures } from './analytics.repository';
 import { sumEngagement } from './engagement-totals';
@@ -10,10 +10,10 @@ export interface AnalyticsPorts {
   clock(): Date;
 }
 
-/** How the account's posts due in a range did: outcomes, dispatch lag, failure reasons and engagement, in total and per group. */
+/** How the account's posts (on the profiles the caller may use) due in a range did: outcomes, dispatch lag, failure reasons and engagement, in total and per group. */
 export async function getAnalytics(ports: AnalyticsPorts, principal: Principal, q: AnalyticsQuery): Promise<Analytics> {
   const { from, to, groupBy } = parseAnalyticsQuery(q, ports.clock());
-  const range: Range = { accountId: principal.accountId, from, to, group: groupBy ?? 'none' };
+  const range: Range = { accountId: principal.accountId, profileIds: profileLimitOf(principal), from, to, group: groupBy ?? 'none' };
   const totalRange: Range = { ...range, group: 'none' };
   const [totalStatus, totalReasons, groupStatus, groupReasons, posted] = await Promise.all([
     ports.analytics.statusFigures(totalRange),

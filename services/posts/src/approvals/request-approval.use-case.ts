@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { newId, type Approval, type Principal } from '@postbus/contracts';
-import { assertMayChange, findOwnPost, notEditable } from '../posts/post-access';
+import { findOwnPost, notEditable } from '../posts/post-access';
 import { toApproval, type ApprovalPorts } from './approvals.ports';
 
 const RULE = 'Only drafts can be sent for approval.';
@@ -12,7 +12,6 @@ const RULE = 'Only drafts can be sent for approval.';
 export async function requestApproval(ports: ApprovalPorts, principal: Principal, id: string): Promise<Approval & { created: boolean }> {
   await ports.approvals.expireDue(id);
   const row = await findOwnPost(ports.posts, principal, id);
-  assertMayChange(principal, row);
   if (row.status === 'pending_approval') {
     const pending = await ports.approvals.latestForPost(principal.accountId, id);
     if (pending?.status === 'pending') return { ...toApproval(ports, pending, row.status), created: false };

@@ -14,8 +14,8 @@ import { validatePost } from '../posts/validate-post.use-case';
 
 /** One line per command: the input is validated against its contract by the RPC server. */
 export function registerRpc(rpc: RpcServer, ports: ApprovalPorts): void {
-  rpc.handle(Rpc.postsCreate, (input, { principal }) => createPosts(ports, principal, input.mode, input.body, input.idempotencyKey));
-  rpc.handle(Rpc.postsCreateDrafts, (input, { principal }) => createDrafts(ports, principal, input.body, input.idempotencyKey));
+  rpc.handle(Rpc.postsCreate, (input, { principal, callId }) => createPosts(ports, principal, input.mode, input.body, { idempotencyKey: input.idempotencyKey, callId }));
+  rpc.handle(Rpc.postsCreateDrafts, (input, { principal, callId }) => createDrafts(ports, principal, input.body, { idempotencyKey: input.idempotencyKey, callId }));
   rpc.handle(Rpc.postsGet, async ({ id }, { principal }) => toPost(await findOwnPost(ports.posts, principal, id)));
   rpc.handle(Rpc.postsList, (filter, { principal }) => listPosts(ports, principal, filter));
   rpc.handle(Rpc.postsUpdate, ({ id, patch }, { principal }) => updatePost(ports, principal, id, patch));

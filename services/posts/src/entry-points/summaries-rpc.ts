@@ -14,7 +14,7 @@ export function registerSummariesRpc(rpc: RpcServer, deps: { ds: DataSource; pos
     engagementOf: async (principal, postIds) => (await deps.client.call(Rpc.publisherEngagement, { postIds }, principal)).posts,
     clock,
   };
-  rpc.handle(Rpc.postsCountSummary, (_input, { principal }) => getPostCounts(deps.ds, principal.accountId));
+  rpc.handle(Rpc.postsCountSummary, (_input, { principal }) => getPostCounts(deps.ds, principal));
   rpc.handle(Rpc.postsQuotaUsage, (_input, { principal }) => getQuotaUsage(deps.ds, deps.posts, principal.accountId, clock()));
   rpc.handle(Rpc.postsAnalytics, (query, { principal }) => getAnalytics(analytics, principal, query));
 }

@@ -3,5 +3,6 @@ import { CreatePosts1732200000001 } from './1732200000001-create-posts';
 import { DraftsAndApprovals1732200000002 } from './1732200000002-drafts-and-approvals';
 import { MonthlyPostCounts1732200000003 } from './1732200000003-monthly-post-counts';
 import { Redispatch1732200000004 } from './1732200000004-redispatch';
+import { PostWarnings1732200000005 } from './1732200000005-post-warnings';
 
-export const migrations = [CreateOutbox1732200000000, CreatePosts1732200000001, DraftsAndApprovals1732200000002, MonthlyPostCounts1732200000003, Redispatch1732200000004];
+export const migrations = [CreateOutbox1732200000000, CreatePosts1732200000001, DraftsAndApprovals1732200000002, MonthlyPostCounts1732200000003, Redispatch1732200000004, PostWarnings1732200000005];

@@ -1,12 +1,12 @@
 import type { CreateDraftsResult, Principal } from '@postbus/contracts';
 import { assertPostPayload, parseTimestamp } from './post-payload.rules';
 import type { PostsPorts } from './posts.ports';
-import { storePosts } from './store-posts';
+import { storePosts, type StoreRequest } from './store-posts';
 
 /** Stores drafts (one per matching profile) under the same rules; a draft is never dispatched until scheduled. */
-export async function createDrafts(ports: PostsPorts, principal: Principal, body: unknown, idempotencyKey?: string): Promise<CreateDraftsResult & { replayed: boolean }> {
+export async function createDrafts(ports: PostsPorts, principal: Principal, body: unknown, request: Pick<StoreRequest, 'idempotencyKey' | 'callId'> = {}): Promise<CreateDraftsResult & { replayed: boolean }> {
   const payload = assertPostPayload(body, { now: ports.clock(), requireScheduledTime: false });
   const scheduledTime = payload.scheduledTime ? parseTimestamp(payload.scheduledTime)! : null;
-  const stored = await storePosts(ports, principal, { payload, status: 'draft', scheduledTime, idempotencyKey });
+  const stored = await storePosts(ports, principal, { payload, status: 'draft', scheduledTime, ...request });
   return { ...stored, status: 'draft' };
 }

@@ -1,15 +1,15 @@
 import type { CreatePostsResult, Principal } from '@postbus/contracts';
 import { assertPostPayload, parseTimestamp } from './post-payload.rules';
 import type { PostsPorts } from './posts.ports';
-import { storePosts } from './store-posts';
+import { storePosts, type StoreRequest } from './store-posts';
 
 export type CreateMode = 'posts' | 'schedule' | 'publish';
 
 /** Creates one scheduled row per matching profile, after every rule has passed. Without scheduledTime, due at the next tick. */
-export async function createPosts(ports: PostsPorts, principal: Principal, mode: CreateMode, body: unknown, idempotencyKey?: string): Promise<CreatePostsResult & { replayed: boolean }> {
+export async function createPosts(ports: PostsPorts, principal: Principal, mode: CreateMode, body: unknown, request: Pick<StoreRequest, 'idempotencyKey' | 'callId'> = {}): Promise<CreatePostsResult & { replayed: boolean }> {
   const now = ports.clock();
   const payload = assertPostPayload(body, { now, requireScheduledTime: mode === 'schedule' });
   const scheduledTime = payload.scheduledTime ? parseTimestamp(payload.scheduledTime)! : ports.nextTick(now);
-  const stored = await storePosts(ports, principal, { payload, status: 'scheduled', scheduledTime, idempotencyKey });
+  const stored = await storePosts(ports, principal, { payload, status: 'scheduled', scheduledTime, ...request });
   return { ...stored, scheduledTime: stored.scheduledTime! };
 }

@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { AppError } from '@postbus/contracts';
 
-/** What an earlier create answered, kept per externalId and per Idempotency-Key. */
+/** What an earlier create answered, kept per externalId, per Idempotency-Key and per RPC call. */
 export interface StoredAnswer {
   postIds: string[];
   status: string;
   scheduledTime: string | null;
 }
-export type ReplayKey = ['external' | 'idempotency', string];
+/** `call`: the RPC's call id, the same when the broker redelivers a request whose replica died before answering. */
+export type ReplayKey = ['external' | 'idempotency' | 'call', string];
 
 interface Queryable {
   query(sql: string, params?: unknown[]): Promise<any>;
@@ -25,7 +26,7 @@ export function replayKeys(externalId: string | undefined, idempotencyKey: strin
  * The original answer when one of the keys was used before with the same payload; a key used
  * with a different payload is a conflict (external_id_conflict / idempotency_conflict).
  */
-export async function findReplay(db: Queryable, accountId: string, keys: ReplayKey[], hash: string): Promise<StoredAnswer | undefined> {
+export async function findReplay(db: Queryable, accountId: string, keys: ReplayKey[], hash: string): Promise<{ answer: StoredAnswer; kind: ReplayKey[0] } | undefined> {
   for (const [kind, key] of keys) {
     const rows: { payload_hash: string; response: StoredAnswer }[] = await db.query('SELECT payload_hash, response FROM create_requests WHERE account_id = $1 AND kind = $2 AND key = $3', [accountId, kind, key]);
     if (!rows.length) continue;
@@ -34,12 +35,14 @@ export async function findReplay(db: Queryable, accountId: string, keys: ReplayK
         ? new AppError('external_id_conflict', `externalId ${JSON.stringify(key)} was already used with a different payload.`)
         : new AppError('idempotency_conflict', 'This Idempotency-Key was already used with a different request body.');
     }
-    return rows[0].response;
+    return { answer: rows[0].response, kind };
   }
   return undefined;
 }
 
 export async function recordAnswer(m: EntityManager, accountId: string, keys: ReplayKey[], hash: string, answer: StoredAnswer): Promise<void> {
+  // A request is never served after its deadline (seconds), so call ids older than a day can go.
+  if (keys.some(([kind]) => kind === 'call')) await m.query(`DELETE FROM create_requests WHERE account_id = $1 AND kind = 'call' AND created_at < now() - interval '1 day'`, [accountId]);
   for (const [kind, key] of keys) {
     await m.query('INSERT INTO create_requests (account_id, kind, key, payload_hash, response) VALUES ($1, $2, $3, $4, $5::jsonb)', [accountId, kind, key, hash, JSON.stringify(answer)]);
   }

@@ -1,16 +1,18 @@
-import { AppError, POSTS_PAGE_DEFAULT, type PostListFilter, type PostPage, type Principal } from '@postbus/contracts';
+import { AppError, POSTS_PAGE_DEFAULT, principalMayUseProfile, profileLimitOf, type PostListFilter, type PostPage, type Principal } from '@postbus/contracts';
 import { toPost } from './post.repository';
 import type { PostsPorts } from './posts.ports';
 import { decodeCursor, encodeCursor } from './post-cursor';
 import { parseTimestamp } from './post-payload.rules';
 
-/** A page of the account's posts, newest first, narrowed by every filter given. */
+/** A page of the account's posts on the profiles the caller may use, newest first, narrowed by every filter given. */
 export async function listPosts(ports: Pick<PostsPorts, 'posts'>, principal: Principal, f: PostListFilter): Promise<PostPage> {
+  if (f.profileId !== undefined && !principalMayUseProfile(principal, f.profileId)) throw new AppError('profile_scope_denied', `This key may not use the profile ${f.profileId}.`);
   const limit = f.limit ?? POSTS_PAGE_DEFAULT;
   const rows = await ports.posts.list(principal.accountId, {
     statuses: f.status,
     platforms: f.platform,
     profileId: f.profileId,
+    visibleProfiles: profileLimitOf(principal),
     externalId: f.externalId,
     category: f.category,
     from: timeFilter('from', f.from),

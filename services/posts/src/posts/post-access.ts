@@ -1,16 +1,15 @@
-import { AppError, principalMayUseProfile, type Principal } from '@postbus/contracts';
+import { AppError, profileLimitOf, type Principal } from '@postbus/contracts';
 import type { PostRepository, PostRow } from './post.repository';
 
-/** The account's post, or post_not_found (another account's post answers the same). */
+/**
+ * The caller's post, or post_not_found. Another account's post, and for a key limited to some
+ * profiles another profile's post, answer exactly the same: to such a caller they do not exist,
+ * to read or to change.
+ */
 export async function findOwnPost(posts: PostRepository, principal: Principal, id: string): Promise<PostRow> {
-  const row = await posts.findForAccount(principal.accountId, id);
+  const row = await posts.findVisible(principal.accountId, profileLimitOf(principal), id);
   if (!row) throw new AppError('post_not_found', `No post ${id}.`);
   return row;
-}
-
-/** Changing a post needs a key that may use its profile. */
-export function assertMayChange(principal: Principal, row: PostRow): void {
-  if (!principalMayUseProfile(principal, row.profile_id)) throw new AppError('profile_scope_denied', `This key may not use profile ${row.profile_id} of post ${row.id}.`);
 }
 
 /** 409 post_not_editable, saying what the post is and which posts the action applies to. */

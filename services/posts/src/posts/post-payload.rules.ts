@@ -11,6 +11,7 @@ import {
   type Platform,
   type PostPayload,
 } from '@postbus/contracts';
+import { mediaLinkProblems } from './media-links.rules';
 
 export const THREADS_TEXT_MAX = 500;
 export const YOUTUBE_TITLE_MAX = 100;
@@ -73,6 +74,7 @@ export function checkPostPayload(body: unknown, opts: { now: Date; requireSchedu
     const rest = (check.errors ?? []).filter((e) => !e.instancePath.startsWith('/platforms') && !e.instancePath.startsWith('/scheduledTime'));
     if (rest.length) problems.push({ code: 'validation_error', message: describeErrors(rest) });
   }
+  problems.push(...mediaLinkProblems(b, platforms));
 
   const caption = typeof b.caption === 'string' ? b.caption : '';
   const title = typeof b.title === 'string' ? b.title : undefined;

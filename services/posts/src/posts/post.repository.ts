@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import type { Post, PostStatus } from '@postbus/contracts';
+import type { Post, PostStatus, PostWarning } from '@postbus/contracts';
 
 export interface PostRow {
   id: string;
@@ -21,6 +21,7 @@ export interface PostRow {
   failed_reason: string | null;
   permalink: string | null;
   platform_post_id: string | null;
+  warnings: PostWarning[];
   created_at: Date;
   updated_at: Date;
 }
@@ -44,6 +45,7 @@ export function toPost(row: PostRow): Post {
     failedReason: row.failed_reason,
     externalId: row.external_id,
     permalink: row.permalink,
+    warnings: row.warnings ?? [],
     platformMeta: row.platform_meta,
     category: row.category,
     createdAt: new Date(row.created_at).toISOString(),
@@ -55,6 +57,8 @@ export interface PostQuery {
   statuses?: string[];
   platforms?: string[];
   profileId?: string;
+  /** The caller's profile restriction: only these profiles' posts, cursor included (undefined: every profile). */
+  visibleProfiles?: string[];
   externalId?: string;
   category?: string;
   from?: Date;
@@ -114,6 +118,12 @@ export class PostRepository {
     return rows[0];
   }
 
+  /** The account's post when it is on one of `visibleProfiles` (undefined: any profile). */
+  async findVisible(accountId: string, visibleProfiles: string[] | undefined, id: string): Promise<PostRow | undefined> {
+    const rows: PostRow[] = await this.ds.query('SELECT * FROM posts WHERE id = $1 AND account_id = $2 AND ($3::text[] IS NULL OR profile_id = ANY($3::text[]))', [id, accountId, visibleProfiles ?? null]);
+    return rows[0];
+  }
+
   /** One page, newest first; `afterId` is the last post of the previous page. */
   async list(accountId: string, f: PostQuery): Promise<PostRow[]> {
     const where = ['account_id = $1'];
@@ -125,11 +135,16 @@ export class PostRepository {
     if (f.statuses) add((p) => `status = ANY(${p}::text[])`, f.statuses);
     if (f.platforms) add((p) => `platform = ANY(${p}::text[])`, f.platforms);
     if (f.profileId !== undefined) add((p) => `profile_id = ${p}`, f.profileId);
+    let visible = '';
+    if (f.visibleProfiles) {
+      add((p) => `profile_id = ANY(${p}::text[])`, f.visibleProfiles);
+      visible = ` AND profile_id = ANY($${params.length}::text[])`;
+    }
     if (f.externalId !== undefined) add((p) => `external_id = ${p}`, f.externalId);
     if (f.category !== undefined) add((p) => `category = ${p}`, f.category);
     if (f.from) add((p) => `scheduled_time >= ${p}`, f.from);
     if (f.to) add((p) => `scheduled_time < ${p}`, f.to);
-    if (f.afterId) add((p) => `(created_at, id) < (SELECT created_at, id FROM posts WHERE id = ${p} AND account_id = $1)`, f.afterId);
+    if (f.afterId) add((p) => `(created_at, id) < (SELECT created_at, id FROM posts WHERE id = ${p} AND account_id = $1${visible})`, f.afterId);
     params.push(f.limit);
     return this.ds.query(`SELECT * FROM posts WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${params.length}`, params);
   }
@@ -165,11 +180,11 @@ export class PostRepository {
   }
 
   /** Applies a publish result once: only a post still scheduled moves, so late or repeated results change nothing. */
-  async markPosted(id: string, r: { publishedAt: string; permalink: string | null; platformPostId: string }): Promise<boolean> {
+  async markPosted(id: string, r: { publishedAt: string; permalink: string | null; platformPostId: string; warnings?: PostWarning[] }): Promise<boolean> {
     return this.updateCount(
-      `UPDATE posts SET status = 'posted', published_at = $2, permalink = $3, platform_post_id = $4, failed_reason = NULL, updated_at = now()
+      `UPDATE posts SET status = 'posted', published_at = $2, permalink = $3, platform_post_id = $4, warnings = $5::jsonb, failed_reason = NULL, updated_at = now()
        WHERE id = $1 AND status = 'scheduled' AND dispatched_at IS NOT NULL RETURNING id`,
-      [id, r.publishedAt, r.permalink, r.platformPostId],
+      [id, r.publishedAt, r.permalink, r.platformPostId, JSON.stringify(r.warnings ?? [])],
     ).then((n) => n > 0);
   }
 

@@ -1,9 +1,10 @@
 import { newId, type Platform, type PostPayload, type Principal } from '@postbus/contracts';
-import { findReplay, payloadHash, recordAnswer, replayKeys, type StoredAnswer } from './create-requests';
+import { findReplay, payloadHash, recordAnswer, replayKeys, type ReplayKey, type StoredAnswer } from './create-requests';
 import type { NewPost } from './post.repository';
 import type { PostsPorts } from './posts.ports';
-import { mediaUrlsOf } from './resolve-media';
+import { postMediaOf } from './resolve-media';
 import { resolveProfiles } from './resolve-profiles';
+import { assertTikTokPhotos } from './tiktok-photos.rules';
 import { lockAccount, quotasOf, storeWithinQuota } from './scheduling-quota';
 
 export interface StoreRequest {
@@ -12,6 +13,8 @@ export interface StoreRequest {
   status: 'scheduled' | 'draft';
   scheduledTime: Date | null;
   idempotencyKey?: string;
+  /** The RPC call that asked: a redelivered request answers what the first delivery stored. */
+  callId?: string;
 }
 
 /**
@@ -20,15 +23,19 @@ export interface StoreRequest {
  */
 export async function storePosts(ports: PostsPorts, principal: Principal, req: StoreRequest): Promise<StoredAnswer & { replayed: boolean }> {
   const { payload } = req;
-  const keys = replayKeys(payload.externalId, req.idempotencyKey);
+  const clientKeys = replayKeys(payload.externalId, req.idempotencyKey);
+  const keys: ReplayKey[] = req.callId ? [...clientKeys, ['call', req.callId]] : clientKeys;
   // A draft and a post with the same body are different requests.
   const hash = payloadHash(req.status === 'draft' ? { draft: payload } : payload);
   const replay = await findReplay(ports.ds, principal.accountId, keys, hash);
-  if (replay) return { ...replay, replayed: true };
+  // A redelivered call is answered as new: its caller never saw the first answer.
+  if (replay) return { ...replay.answer, replayed: replay.kind !== 'call' };
 
   const platforms = [...new Set(payload.platforms)] as Platform[];
   // Asked of connections, media and auth at once; refusals are reported in this order, as if asked one by one.
-  const [profiles, mediaUrls, quotas] = await inOrder([resolveProfiles(ports, principal, platforms, payload.profileIds), mediaUrlsOf(ports, principal, payload), quotasOf(ports, principal)] as const);
+  const [profiles, media, quotas] = await inOrder([resolveProfiles(ports, principal, platforms, payload.profileIds), postMediaOf(ports, principal, payload), quotasOf(ports, principal)] as const);
+  assertTikTokPhotos(platforms, media, ports.tiktokPullPrefixes);
+  const mediaUrls = media.map((m) => m.url);
 
   const requestId = newId('crq');
   const rows: NewPost[] = profiles.map((p) => ({
@@ -55,10 +62,13 @@ export async function storePosts(ports: PostsPorts, principal: Principal, req: S
     return { ...answer, replayed: false };
   }
   return ports.ds.transaction(async (m) => {
-    await lockAccount(m, principal.accountId);
-    // A concurrent identical request may have committed while this one waited for the lock.
-    const raced = await findReplay(m, principal.accountId, keys, hash);
-    if (raced) return { ...raced, replayed: true };
+    // Clients may send one key twice at once; a call id comes again only after its replica died.
+    if (clientKeys.length) {
+      await lockAccount(m, principal.accountId);
+      // A concurrent identical request may have committed while this one waited for the lock.
+      const raced = await findReplay(m, principal.accountId, clientKeys, hash);
+      if (raced) return { ...raced.answer, replayed: true };
+    }
     await recordAnswer(m, principal.accountId, keys, hash, answer);
     await storeWithinQuota(m, ports.posts, rows, quota);
     return { ...answer, replayed: false };

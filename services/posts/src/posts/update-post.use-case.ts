@@ -1,9 +1,10 @@
-import { AppError, compile, describeErrors, PostUpdateSchema, type Post, type PostUpdate, type Principal } from '@postbus/contracts';
-import { assertMayChange, findOwnPost, notEditable } from './post-access';
+import { AppError, compile, describeErrors, PostUpdateSchema, type Platform, type Post, type PostUpdate, type Principal } from '@postbus/contracts';
+import { findOwnPost, notEditable } from './post-access';
 import { assertPostPayload, parseTimestamp } from './post-payload.rules';
 import { EDITABLE_STATUSES, toPost, type PostChanges, type PostRow } from './post.repository';
 import type { PostsPorts } from './posts.ports';
-import { mediaUrlsOf } from './resolve-media';
+import { postMediaOf } from './resolve-media';
+import { assertTikTokPhotos } from './tiktok-photos.rules';
 
 const EDITABLE = 'Only drafts and scheduled posts not yet dispatched can be changed.';
 
@@ -13,7 +14,6 @@ const EDITABLE = 'Only drafts and scheduled posts not yet dispatched can be chan
  */
 export async function updatePost(ports: PostsPorts, principal: Principal, id: string, input: unknown): Promise<Post> {
   const row = await findOwnPost(ports.posts, principal, id);
-  assertMayChange(principal, row);
   if (!EDITABLE_STATUSES.includes(row.status) || row.dispatched_at) throw notEditable(row, EDITABLE);
   const patch = checkPatchShape(input);
   assertPostPayload(asPayload(row, patch), { now: ports.clock(), requireScheduledTime: false });
@@ -24,7 +24,9 @@ export async function updatePost(ports: PostsPorts, principal: Principal, id: st
   if (patch.platformMeta !== undefined) changes.platform_meta = patch.platformMeta as Record<string, unknown>;
   if (patch.category !== undefined) changes.category = patch.category;
   if (patch.mediaId !== undefined || patch.mediaUrls !== undefined) {
-    changes.media_urls = await mediaUrlsOf(ports, principal, patch);
+    const media = await postMediaOf(ports, principal, patch);
+    assertTikTokPhotos([row.platform as Platform], media, ports.tiktokPullPrefixes);
+    changes.media_urls = media.map((m) => m.url);
     changes.media_id = patch.mediaId ?? null;
   }
   if (patch.scheduledTime !== undefined) {

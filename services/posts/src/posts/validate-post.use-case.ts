@@ -1,10 +1,12 @@
-import { AppError, isPlatform, type Platform, type PolicyCheck, type Principal, type Profile } from '@postbus/contracts';
+import { AppError, isPlatform, type MediaAsset, type Platform, type PolicyCheck, type Principal, type Profile } from '@postbus/contracts';
 import { findReplay, payloadHash } from './create-requests';
 import { checkPostPayload, type Problem } from './post-payload.rules';
+import { profileHealthProblems } from './profile-health.rules';
 import type { PostsPorts } from './posts.ports';
-import { resolveMediaUrl } from './resolve-media';
+import { resolveReadyMedia } from './resolve-media';
 import { resolveProfiles } from './resolve-profiles';
 import { quotasOf } from './scheduling-quota';
+import { tiktokPhotoProblems, type PostMediaItem } from './tiktok-photos.rules';
 
 /**
  * Every rule a create would apply, reported all at once and per platform; nothing is stored.
@@ -21,8 +23,11 @@ export async function validatePost(ports: PostsPorts, principal: Principal, body
 
     let profiles: Profile[] | undefined;
     if (platforms.length) profiles = await asProblem(problems, 'profileIds', () => resolveProfiles(ports, principal, platforms, profileIds));
-    if (typeof b.mediaId === 'string' && b.mediaId) await asProblem(problems, 'mediaId', () => resolveMediaUrl(ports, principal, b.mediaId as string));
+    const asset = typeof b.mediaId === 'string' && b.mediaId ? await asProblem(problems, 'mediaId', () => resolveReadyMedia(ports, principal, b.mediaId as string)) : undefined;
+    problems.push(...tiktokPhotoProblems(platforms, mediaItemsOf(b, asset), ports.tiktokPullPrefixes));
     if (profiles) {
+      const healths = await Promise.all(profiles.map((p) => ports.connectionHealth(principal, p.id)));
+      for (const health of healths) problems.push(...profileHealthProblems(health, b));
       const [quotas, used] = await Promise.all([quotasOf(ports, principal), ports.posts.countCreatedThisMonth(ports.ds.manager, principal.accountId, now)]);
       if (used + profiles.length > quotas.scheduledPostsPerMonth) {
         problems.push({ code: 'quota_exceeded', message: `This post would create ${profiles.length} post(s); ${used} of the plan's ${quotas.scheduledPostsPerMonth} posts this month are used.` });
@@ -31,6 +36,12 @@ export async function validatePost(ports: PostsPorts, principal: Principal, body
     if (typeof b.externalId === 'string' && b.externalId) await asProblem(problems, 'externalId', () => findReplay(ports.ds, principal.accountId, [['external', b.externalId as string]], payloadHash(body)));
   }
   return { valid: problems.length === 0, problems: problems.map(({ code, message, platform, field }) => ({ code, message, ...(platform && { platform }), ...(field && { field }) })) };
+}
+
+/** The post's media as create would store it: the mediaId's asset (when it resolved), then the links that are strings. */
+function mediaItemsOf(b: Record<string, unknown>, asset: MediaAsset | undefined): PostMediaItem[] {
+  const links = (Array.isArray(b.mediaUrls) ? b.mediaUrls : []).flatMap((url, i) => (typeof url === 'string' ? [{ field: `mediaUrls[${i}]`, url }] : []));
+  return asset ? [{ field: 'mediaId', url: asset.url, contentType: asset.contentType }, ...links] : links;
 }
 
 /** Runs a check; a refusal (4xx) becomes a problem, anything else (a service down) fails the call. */

@@ -9,7 +9,7 @@ import type { PostRepository } from '../posts/post.repository';
 export async function applyPublishResult(posts: PostRepository, event: EventEnvelope): Promise<boolean> {
   if (event.name === Events.postPublished.name) {
     const d = event.data as PostPublished;
-    return posts.markPosted(d.postId, { publishedAt: d.publishedAt, permalink: d.permalink, platformPostId: d.platformPostId });
+    return posts.markPosted(d.postId, { publishedAt: d.publishedAt, permalink: d.permalink, platformPostId: d.platformPostId, warnings: d.warnings });
   }
   if (event.name === Events.postFailed.name) {
     const d = event.data as PostFailed;

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { Events, type PostDue } from '@postbus/contracts';
+import { Events, type PostDue, type PostWarning } from '@postbus/contracts';
 import { envelope, namedEventId, writeOutbox, type OutgoingEvent } from '@postbus/bus';
 import { currentRequestId } from '@postbus/kit';
 import type { Checkpoint } from '../publishing/adapters/platform-adapter';
@@ -32,6 +32,8 @@ export interface AttemptRow {
   permalink: string | null;
   failed_reason: string | null;
   finished_at: Date | null;
+  /** When the post first waited on a platform's throttle (null: never). */
+  throttled_since?: Date | null;
 }
 
 /** Who owns an in-flight attempt: every write while in flight is conditional on both, so a presumed-dead worker cannot clobber its successor. */
@@ -121,6 +123,20 @@ export class AttemptRepository {
     return rows.length > 0;
   }
 
+  /**
+   * Notes that the post waits on a platform's throttle (the first time only) and answers how long
+   * it has been waiting on throttles, by the database clock; null when the attempt is no longer ours.
+   */
+  async markThrottled(postId: string, fence: Fence): Promise<number | null> {
+    const [row] = (await this.updated(
+      this.ds,
+      `UPDATE attempts SET throttled_since = COALESCE(throttled_since, now()) WHERE post_id = $1 AND worker_id = $2 AND seq = $3 AND state = 'in_flight'
+       RETURNING (EXTRACT(EPOCH FROM (now() - throttled_since)) * 1000)::bigint AS waited_ms`,
+      [postId, fence.workerId, fence.seq],
+    )) as unknown as { waited_ms: string }[];
+    return row ? Number(row.waited_ms) : null;
+  }
+
   /** Remembers that the one token refresh this post is allowed has been used. */
   async markRefreshed(postId: string, fence: Fence): Promise<void> {
     await this.ds.query(`UPDATE attempts SET refreshed = true, updated_at = now() WHERE post_id = $1 AND worker_id = $2 AND seq = $3`, [postId, fence.workerId, fence.seq]);
@@ -156,9 +172,10 @@ export class AttemptRepository {
   }
 
   /** The outcome and its announcement commit together; false when the attempt was no longer ours. */
-  async finishPublished(job: PostDue, fence: Fence, r: { platformPostId: string; permalink: string | null }): Promise<boolean> {
+  async finishPublished(job: PostDue, fence: Fence, r: { platformPostId: string; permalink: string | null; warnings?: PostWarning[] }): Promise<boolean> {
     const publishedAt = new Date().toISOString();
-    const event = envelope(Events.postPublished, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, platformPostId: r.platformPostId, permalink: r.permalink, publishedAt }, { id: outcomeEventId(job.postId) });
+    const warnings = r.warnings?.length ? { warnings: r.warnings } : {};
+    const event = envelope(Events.postPublished, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, platformPostId: r.platformPostId, permalink: r.permalink, publishedAt, ...warnings }, { id: outcomeEventId(job.postId) });
     return this.finishAndAnnounce(job.postId, fence, `state = 'published', platform_post_id = $4, permalink = $5, finished_at = $6`, [r.platformPostId, r.permalink, publishedAt], event);
   }
 

@@ -15,7 +15,6 @@ export interface InsightsEndpoints {
   threadsApiUrl: string;
   instagramApiUrl: string;
   facebookApiUrl: string;
-  facebookVideoApiUrl: string;
   tiktokApiUrl: string;
   youtubeApiUrl: string;
   timeoutMs: number;
@@ -27,7 +26,7 @@ export function createEngagementReaders(e: InsightsEndpoints): Record<Platform, 
   return {
     threads: (c, id) => getThreadsEngagement({ baseUrl: e.threadsApiUrl, accessToken: c.accessToken, timeoutMs }, id),
     instagram: (c, id) => getInstagramEngagement({ baseUrl: e.instagramApiUrl, accessToken: c.accessToken, timeoutMs }, id),
-    facebook: (c, id) => getFacebookEngagement({ baseUrl: e.facebookApiUrl, videoBaseUrl: e.facebookVideoApiUrl, accessToken: c.accessToken, timeoutMs }, id),
+    facebook: (c, id) => getFacebookEngagement({ baseUrl: e.facebookApiUrl, accessToken: c.accessToken, timeoutMs }, id),
     tiktok: (c, id) => getTikTokEngagement({ baseUrl: e.tiktokApiUrl, accessToken: c.accessToken, timeoutMs }, id),
     youtube: (c, id) => getYouTubeEngagement({ apiUrl: e.youtubeApiUrl, accessToken: c.accessToken, timeoutMs }, id),
   };

@@ -16,7 +16,6 @@ export function startInsights(svc: ServiceRuntime, config: PublisherConfig, env?
     threadsApiUrl: config.THREADS_API_URL,
     instagramApiUrl: config.INSTAGRAM_API_URL,
     facebookApiUrl: config.FACEBOOK_API_URL,
-    facebookVideoApiUrl: config.FACEBOOK_VIDEO_API_URL,
     tiktokApiUrl: config.TIKTOK_API_URL,
     youtubeApiUrl: insights.YOUTUBE_API_URL,
     timeoutMs: config.PLATFORM_REQUEST_TIMEOUT_MS,

@@ -1,6 +1,6 @@
 import type { EventEnvelope, PostDue } from '@postbus/contracts';
 import { PermanentError } from '@postbus/bus';
-import { PlatformError, isPlatformError } from '@postbus/platforms';
+import { PlatformError, isMediaReadError, isPlatformError } from '@postbus/platforms';
 import type { Claim, FollowUpState } from '../attempts/attempt.repository';
 import { CredentialsError, type Credentials } from '../credentials/credentials.port';
 import { pollDelayMs, retryDelayMs } from '../scheduling/backoff';
@@ -18,6 +18,8 @@ import {
   unsupportedPlatformReason,
 } from './failure-reasons';
 import type { PublishPorts } from './publish-ports';
+import { throttleKeysFor } from '../throttling/throttle-delay';
+import { planThrottleWait, type ThrottleCause } from '../throttling/throttle-wait';
 
 type RunClaim = Extract<Claim, { action: 'run' }>;
 
@@ -63,6 +65,9 @@ export async function advanceAttempt(ports: PublishPorts, delivery: Delivery, cl
 
   const adapter: PlatformAdapter | undefined = ports.adapters[job.platform];
   if (!adapter) return fail(unsupportedPlatformReason(job.platform));
+  const rateBuckets = [job.platform, ...(adapter.rateBuckets?.(job) ?? [])];
+  /** Whether this run holds rate-limit slots it took itself (handed back if the platform throttles the post). */
+  let slotsTaken = false;
   /** The latest saved progress, whatever happens next. */
   let progress: Checkpoint = row.checkpoint ?? {};
 
@@ -120,12 +125,19 @@ export async function advanceAttempt(ports: PublishPorts, delivery: Delivery, cl
     }
     if (mode !== 'check' && Object.keys(ctx.checkpoint).length === 0) {
       // a fresh post took its slots when it was claimed; a retry starting over takes them now
-      const decision = claim.rate ?? (await ports.rateLimiter.take(job.profileId, [job.platform, ...(adapter.rateBuckets?.(job) ?? [])]));
+      const decision = claim.rate ?? (await ports.rateLimiter.take(job.profileId, rateBuckets));
       if (!decision.ok) {
         const delay = decision.retryInMs * (1 + Math.random() * 0.1);
         logger.info('publishing deferred by the rate limit', { postId: job.postId, platform: job.platform, delayMs: Math.round(delay) });
+        ports.deferred(job.platform, 'rate_limit');
         return await followUp('defer', { state: 'retry', checkpoint: null, uncount: true }, delay);
       }
+      slotsTaken = true;
+    }
+    if (mode !== 'check') {
+      // a throttle another post met for this app or account holds this one back too, without calling the platform
+      const held = await ports.throttles.held(throttleKeysFor(job.platform, job.profileId));
+      if (held) return await waitOnThrottle({ kind: 'held', held }, ctx.checkpoint);
     }
     const result = await withFreshToken(() => adapter.run(ctx));
     if (result.kind === 'published') return await finish(result);
@@ -137,10 +149,28 @@ export async function advanceAttempt(ports: PublishPorts, delivery: Delivery, cl
   async function waitForProcessing(waiting: Waiting): Promise<void> {
     const since = row.processing_since ? new Date(row.processing_since) : new Date();
     const waited = Date.now() - since.getTime();
-    if (waited >= policy.processingTimeoutMs) return fail(stillProcessingReason(waiting.what, waited));
+    if (!waiting.checkpoint.live && waited >= policy.processingTimeoutMs) return fail(stillProcessingReason(waiting.what, waited));
     const delay = pollDelayMs(policy.pollIntervalMs, policy.pollMaxIntervalMs, row.checks);
     logger.debug('platform still processing; check scheduled', { postId: job.postId, delayMs: delay });
     return followUp('check', { state: 'waiting', checkpoint: waiting.checkpoint, processingSince: since, checks: row.checks + 1 }, delay);
+  }
+
+  /** A throttle is waited out and never counts as an attempt; the post's slots go back unless it keeps platform-side progress. */
+  async function waitOnThrottle(cause: ThrottleCause, checkpoint: Checkpoint): Promise<void> {
+    const decision = await planThrottleWait({ attempts, throttles: ports.throttles, policy: policy.throttle }, job, fence, cause);
+    if (decision.kind === 'lost') return;
+    if (decision.kind === 'give_up') {
+      await fail(decision.reason, { exhausted: true });
+      throw new PermanentError(`gave up waiting on a platform throttle: ${decision.reason}`);
+    }
+    const keep = Object.keys(checkpoint).length > 0;
+    if (slotsTaken && !keep) await ports.rateLimiter.giveBack(job.profileId, rateBuckets);
+    const kind = cause.kind === 'met' ? cause.throttle.kind : cause.held.kind;
+    const reason = cause.kind === 'met' ? cause.reason : cause.held.reason;
+    ports.deferred(job.platform, kind === 'publishing_quota' ? 'publishing_quota' : 'throttle');
+    logger.info('publishing deferred: the platform is throttling', { postId: job.postId, platform: job.platform, cause: kind, delayMs: decision.delayMs, reason });
+    // a status check counted no try, so it has none to hand back
+    return followUp('defer', { state: 'retry', checkpoint: keep ? checkpoint : null, uncount: mode !== 'check' }, decision.delayMs, reason);
   }
 
   async function onError(err: unknown): Promise<void> {
@@ -149,16 +179,19 @@ export async function advanceAttempt(ports: PublishPorts, delivery: Delivery, cl
       return;
     }
     if (!isPlatformError(err)) throw err; // our own trouble (database, broker): the bus redelivers and the attempt is recovered
-    const checkpoint = progress;
+    // A platform object that failed for good (a container in ERROR) is dropped: the retry makes a new one, never asks it again.
+    const checkpoint: Checkpoint = err.restart ? {} : progress;
     if (!err.transient) return fail(err.message);
 
-    const processing = mode === 'check' && !err.outcomeUnknown && checkpoint.phase !== 'publishing';
+    const processing = mode === 'check' && !err.outcomeUnknown && !err.restart && checkpoint.phase !== 'publishing';
     if (processing && row.processing_since) {
       // A failed status check is not a failed attempt: check again, bounded by the processing ceiling.
       return waitForProcessing({ kind: 'waiting', checkpoint, what: `${platformName(job.platform)} could not be asked about the media` });
     }
+    if (err.throttle) return waitOnThrottle({ kind: 'met', throttle: err.throttle, reason: err.message }, checkpoint);
     if (row.tries >= policy.maxAttempts) {
-      const reason = checkpoint.phase === 'publishing' ? unknownOutcomeReason(job.platform) : gaveUpReason(err.message, row.tries);
+      // Media that could not be read never finished the call that publishes (an unfinished upload publishes nothing): say so.
+      const reason = checkpoint.phase === 'publishing' && !isMediaReadError(err) ? unknownOutcomeReason(job.platform) : gaveUpReason(err.message, row.tries);
       await fail(reason, { exhausted: true });
       // The bus parks this delivery in the dead-letter queue, where an operator can read why.
       throw new PermanentError(`gave up after ${row.tries} attempts: ${err.message}`);

@@ -5,6 +5,8 @@ import type { Credentials } from '../credentials/credentials.port';
 import type { MediaLookup } from '../media/fresh-media-url';
 import type { RateLimiter } from '../rate-limits/rate-limiter';
 import type { BackoffPolicy } from '../scheduling/backoff';
+import type { ThrottlePolicy } from '../throttling/throttle-delay';
+import type { ThrottleRepository } from '../throttling/throttle.repository';
 import type { FollowUpScheduler } from '../scheduling/follow-up.scheduler';
 import type { WorkerRegistry } from '../workers/worker-registry';
 import type { PlatformAdapter } from './adapters/platform-adapter';
@@ -21,7 +23,12 @@ export interface PublishPolicy {
   processingTimeoutMs: number;
   /** A follow-up this late is presumed lost; the next delivery of the post takes over. */
   followUpGraceMs: number;
+  /** Waits on platform throttling (Meta rate limits, Instagram's publishing quota): deferrals, not attempts. */
+  throttle: ThrottlePolicy;
 }
+
+/** Why a post was put off without an attempt being counted. */
+export type DeferralCause = 'rate_limit' | 'throttle' | 'publishing_quota';
 
 export interface PublishPorts {
   attempts: AttemptRepository;
@@ -30,10 +37,14 @@ export interface PublishPorts {
   media?: { lookup(job: PostDue): Promise<MediaLookup | undefined> };
   adapters: Partial<Record<string, PlatformAdapter>>;
   rateLimiter: RateLimiter;
+  /** Platform throttles every publisher process knows of. */
+  throttles: ThrottleRepository;
   followUps: FollowUpScheduler;
   worker: WorkerRegistry;
   policy: PublishPolicy;
   logger: Logger;
   /** Called after an outcome was committed to the outbox. */
   announced(): void;
+  /** Called when a post is put off (the metric of deferrals). */
+  deferred(platform: string, cause: DeferralCause): void;
 }

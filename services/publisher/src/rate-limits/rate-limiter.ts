@@ -33,6 +33,19 @@ export class RateLimiter {
     return decision(row.wait_ms);
   }
 
+  /**
+   * Hands back the slots a post took when the platform then refused to take it (throttled):
+   * one slot per key, the newest, so a post that waits for hours does not use up the window.
+   */
+  async giveBack(profileId: string, buckets: string[]): Promise<void> {
+    const args = this.slotArgs(profileId, buckets);
+    if (!args) return;
+    await this.ds.query(
+      `DELETE FROM rate_slots WHERE ctid IN (SELECT DISTINCT ON (key) ctid FROM rate_slots WHERE key = ANY($1) ORDER BY key, taken_at DESC)`,
+      [args.keys],
+    );
+  }
+
   /** What `take_rate_slots` needs for this profile's buckets; null when no rule applies. */
   slotArgs(profileId: string, buckets: string[]): RateSlotArgs | null {
     const args: RateSlotArgs = { keys: [], keyOf: [], limits: [], windows: [] };

@@ -12,7 +12,7 @@ import { start as startPublisher } from '../../src/main';
 export interface Outcome {
   id: string;
   name: 'post.published' | 'post.failed';
-  data: { postId: string; platformPostId?: string; permalink?: string | null; reason?: string };
+  data: { postId: string; platformPostId?: string; permalink?: string | null; reason?: string; warnings?: { code: string; message: string }[] };
 }
 
 export interface SandboxProfile {
@@ -55,6 +55,8 @@ export const FAST_PUBLISHER_ENV: Record<string, string> = {
   PUBLISHER_BACKOFF_BASE_MS: '40',
   PUBLISHER_BACKOFF_MAX_MS: '200',
   PUBLISHER_RETRY_DELAYS_MS: '100,200',
+  PUBLISHER_THROTTLE_MIN_DEFER_MS: '50',
+  PUBLISHER_THROTTLE_MAX_DEFER_MS: '300',
   PLATFORM_POLL_INTERVAL_MS: '20',
   PLATFORM_POLL_MAX_INTERVAL_MS: '100',
   PUBLISHER_WORKER_HEARTBEAT_MS: '200',
@@ -62,6 +64,8 @@ export const FAST_PUBLISHER_ENV: Record<string, string> = {
   PLATFORM_UPLOAD_TIMEOUT_MS: '3000',
   YOUTUBE_CHUNK_BYTES: '262144',
   TIKTOK_CHUNK_BYTES: '65536',
+  // the media hosts of these tests listen on 127.0.0.1
+  PUBLISHER_ALLOW_LOOPBACK_MEDIA: 'true',
 };
 
 export async function startPublisherHarness(
@@ -69,7 +73,9 @@ export async function startPublisherHarness(
   opts: { sandbox?: StartSandboxOptions; env?: Record<string, string>; /** false: the test starts its own publishers. */ publisher?: boolean } = {},
 ): Promise<PublisherHarness> {
   const env = await createTestEnv(label);
-  const sandbox = await startSandbox({ port: 0, processingDelayMs: 0, ...opts.sandbox });
+  // The sandbox's TikTok verifies what the publisher is told is verified (and nothing, when it is told nothing).
+  const verifiedUrlPrefixes = (opts.env?.TIKTOK_PULL_URL_PREFIXES ?? '').split(',').filter(Boolean);
+  const sandbox = await startSandbox({ port: 0, processingDelayMs: 0, ...opts.sandbox, tiktok: { verifiedUrlPrefixes, ...opts.sandbox?.tiktok } });
   const db = new Client({ connectionString: env.databaseUrl });
   await db.connect();
   const base = { ...env.env, SANDBOX_URL: sandbox.url };

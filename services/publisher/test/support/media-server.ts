@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * A tiny media host for tests: `/<name>.<ext>?size=<bytes>` serves deterministic bytes of that
  * size (byte i is i % 251), with HEAD and Range support; `/files/<id>?type=video/mp4&size=` serves
- * without an extension, as stored media is.
+ * without an extension, as stored media is. `status=` answers that status to everything,
+ * `getStatus=` only to GET (HEAD still tells the size).
  */
 export interface MediaServer {
   url: string;
@@ -32,6 +33,11 @@ export async function startMediaServer(): Promise<MediaServer> {
     const type = url.searchParams.get('type') ?? (ext && TYPES[ext]) ?? 'application/octet-stream';
     if (url.searchParams.get('status')) {
       res.writeHead(Number(url.searchParams.get('status'))).end();
+      return;
+    }
+    // HEAD answers from what is known of the file; the bytes themselves are gone (a stored object lost)
+    if (req.method === 'GET' && url.searchParams.get('getStatus')) {
+      res.writeHead(Number(url.searchParams.get('getStatus'))).end();
       return;
     }
     let start = 0;

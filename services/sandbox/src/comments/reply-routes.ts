@@ -12,7 +12,7 @@ const MESSAGE_MAX: Record<Exclude<CommentPlatform, 'threads'>, number> = { insta
 type ReplyPlatform = keyof typeof MESSAGE_MAX;
 
 /**
- * Instagram (`/instagram/v21.0`): `POST /{ig-comment-id}/replies?message=` and the private reply
+ * Instagram (`/instagram/{version}`): `POST /{ig-comment-id}/replies?message=` and the private reply
  * `POST /{ig-user-id}/messages` with `recipient={"comment_id":…}`, `message={"text":…}`.
  */
 export function instagramRepliesRouter(state: SandboxState, logger: Logger): Router {
@@ -20,7 +20,7 @@ export function instagramRepliesRouter(state: SandboxState, logger: Logger): Rou
 }
 
 /**
- * Facebook (`/facebook/v21.0`): `POST /{comment-id}/comments?message=` as the Page and the private
+ * Facebook (`/facebook/{version}`): `POST /{comment-id}/comments?message=` as the Page and the private
  * reply `POST /{page-id}/messages` with `recipient={"comment_id":…}`, `message={"text":…}`.
  */
 export function facebookRepliesRouter(state: SandboxState, logger: Logger): Router {

@@ -11,7 +11,7 @@ import { createPageVideo, finishReel, receiveReelBytes, startReel, videoStatus }
 /** Where rupload lives relative to the sandbox root (`rupload.facebook.com`). */
 export const FACEBOOK_RUPLOAD_PATH = '/rupload';
 
-/** graph.facebook.com (`/facebook/v21.0`): feed, photos, video_reels start/finish, object reads. */
+/** graph.facebook.com (`/facebook/:version`): feed, photos, Page videos, video_reels start/finish, object reads. */
 export function facebookGraphRouter(state: SandboxState, logger: Logger): Router {
   const router = Router();
   const gate = [express.urlencoded({ extended: false }), express.json(), ...metaPlatformGate(state, 'facebook'), authenticate(state, 'facebook')];
@@ -33,7 +33,7 @@ export function facebookGraphRouter(state: SandboxState, logger: Logger): Router
     const page = pathPage(res, req.params.pageId);
     if (params.upload_phase === 'start') {
       if (!passFault(state, 'facebook', 'create', res)) return;
-      const { video, uploadUrl } = startReel(state, page, `${req.protocol}://${req.get('host')}${FACEBOOK_RUPLOAD_PATH}`);
+      const { video, uploadUrl } = startReel(state, page, `${req.protocol}://${req.get('host')}${FACEBOOK_RUPLOAD_PATH}`, graphVersionOf(req.baseUrl));
       sendGraph(state, res, 200, { video_id: video.id, upload_url: uploadUrl });
       return;
     }
@@ -44,6 +44,11 @@ export function facebookGraphRouter(state: SandboxState, logger: Logger): Router
       return;
     }
     throw objectNotFound('post', 'upload_phase');
+  });
+
+  router.post('/:pageId/videos', gate, faultGate(state, 'facebook', 'publish'), (req: Request<{ pageId: string }>, res: Response) => {
+    const video = createPageVideo(state, pathPage(res, req.params.pageId), graphParams(req), FACEBOOK_RUPLOAD_PATH);
+    sendGraph(state, res, 200, { id: video.id });
   });
 
   router.get('/:id', gate, (req: Request<{ id: string }>, res: Response) => {
@@ -57,7 +62,7 @@ export function facebookGraphRouter(state: SandboxState, logger: Logger): Router
   return router;
 }
 
-/** graph-video.facebook.com (`/facebook-video/v21.0`): Page videos by file_url. */
+/** graph-video.facebook.com (`/facebook-video/:version`): Page videos by file_url, once the retired-host rule is relaxed. */
 export function facebookVideoRouter(state: SandboxState, logger: Logger): Router {
   const router = Router();
   const gate = [express.urlencoded({ extended: false }), express.json(), ...metaPlatformGate(state, 'facebook'), authenticate(state, 'facebook')];
@@ -100,6 +105,11 @@ function readObject(state: SandboxState, page: SandboxUser, id: string, fields: 
   const photo = state.facebook.photos.get(id);
   if (photo && photo.pageId === page.userId) return pick({ id, link: `https://www.facebook.com/photo/?fbid=${id}`, name: photo.caption }, fields);
   throw objectNotFound('get', id);
+}
+
+/** `/facebook/v26.0` → `v26.0`: the rupload URL names the version the reel was started with. */
+function graphVersionOf(baseUrl: string): string {
+  return baseUrl.split('/').pop() || 'v21.0';
 }
 
 function pathPage(res: Response, pageId: string): SandboxUser {

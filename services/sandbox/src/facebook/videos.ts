@@ -5,7 +5,7 @@ import type { FacebookVideo } from './store';
 
 const FAIL_PROCESSING = /fail-processing/;
 
-/** `POST graph-video/{page-id}/videos` with `file_url`: the video is published and processes in the background. */
+/** `POST /{page-id}/videos` with `file_url`: the video is published and processes in the background. */
 export function createPageVideo(state: SandboxState, page: SandboxUser, params: Record<string, string>, uploadBase: string): FacebookVideo {
   const fileUrl = params.file_url;
   if (!fileUrl) throw invalidParameter('The parameter file_url (or source) is required; the sandbox accepts file_url only.');
@@ -20,9 +20,9 @@ export function createPageVideo(state: SandboxState, page: SandboxUser, params: 
 }
 
 /** `POST /{page-id}/video_reels upload_phase=start`. */
-export function startReel(state: SandboxState, page: SandboxUser, uploadBase: string): { video: FacebookVideo; uploadUrl: string } {
+export function startReel(state: SandboxState, page: SandboxUser, uploadBase: string, version: string): { video: FacebookVideo; uploadUrl: string } {
   const video = newVideo(state, page, 'reel', { title: '', description: '', fileUrl: null }, uploadBase);
-  return { video, uploadUrl: `${uploadBase}/video-upload/v21.0/${video.id}` };
+  return { video, uploadUrl: `${uploadBase}/video-upload/${version}/${video.id}` };
 }
 
 /** `POST /{page-id}/video_reels upload_phase=finish video_id= video_state=`: PUBLISHED goes live once processing ends. */

@@ -5,8 +5,12 @@ import { INSTAGRAM_MEDIA_TYPES, type InstagramContainer, type InstagramMediaType
 
 export type InstagramContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
 
-/** A media URL containing `fail-processing` ends in ERROR (2207052, media fetch failed); `fail-processing-2207026` picks the subcode. */
-const FAIL_PROCESSING = /fail-processing(?:-(\d{7}))?/;
+/**
+ * A media URL containing `fail-processing` ends in ERROR (2207052, media fetch failed); `fail-processing-2207026`
+ * picks the subcode; `fail-processing-2207003-once` fails only the account's first container of that URL (a
+ * passing failure: a new container of the same media succeeds).
+ */
+const FAIL_PROCESSING = /fail-processing(?:-(\d{7}))?(-once)?/;
 const VIDEO_PATH = /\.(mp4|m4v|mov|webm)(\?|$)/i;
 
 /** `POST /{ig-user-id}/media`: validates like Instagram and stores an IN_PROGRESS container. */
@@ -51,7 +55,7 @@ export function createInstagramContainer(state: SandboxState, user: SandboxUser,
       throw new GraphError(400, 100, '(#100) The image_url does not point at an image.', { subcode: 2207023, userMsg: 'The media type is not supported.' });
     }
     const failure = FAIL_PROCESSING.exec(container.mediaUrl);
-    if (failure) container.processingError = `9004/${failure[1] ?? '2207052'}`;
+    if (failure && !(failure[2] && hasContainerOf(state, user, container.mediaUrl))) container.processingError = `9004/${failure[1] ?? '2207052'}`;
   }
   if (params.thumb_offset !== undefined) {
     const offset = Number(params.thumb_offset);
@@ -84,6 +88,10 @@ export function instagramContainerStatus(state: SandboxState, container: Instagr
     if (childState.status === 'IN_PROGRESS') inProgress = true;
   }
   return { status: inProgress ? 'IN_PROGRESS' : 'FINISHED' };
+}
+
+function hasContainerOf(state: SandboxState, user: SandboxUser, mediaUrl: string): boolean {
+  return [...state.instagram.containers.values()].some((c) => c.userId === user.userId && c.mediaUrl === mediaUrl);
 }
 
 export function ownInstagramContainer(state: SandboxState, user: SandboxUser, id: string): InstagramContainer {

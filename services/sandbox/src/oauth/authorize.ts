@@ -25,6 +25,8 @@ export function authorizeRouter(state: SandboxState, spec: AuthorizeSpec): Route
     const params = stringParams(req.query);
     const problem = checkRequest(params, spec);
     if (problem) return sendError(res, spec.platform, problem);
+    const unapproved = unapprovedScopes(state, spec.platform, params.scope);
+    if (unapproved.length) return refuseScopes(res, params, unapproved);
     res
       .type('html')
       .set('cache-control', 'no-store')
@@ -47,6 +49,8 @@ export function authorizeRouter(state: SandboxState, spec: AuthorizeSpec): Route
     for (const [k, v] of Object.entries(body)) if (typeof v === 'string' && !['account', 'handle', 'decision'].includes(k)) params[k] = v;
     const problem = checkRequest(params, spec);
     if (problem) return sendError(res, spec.platform, problem);
+    const unapproved = unapprovedScopes(state, spec.platform, params.scope);
+    if (unapproved.length) return refuseScopes(res, params, unapproved);
     const back = new URL(params.redirect_uri);
     if (body.decision !== 'approve') {
       back.searchParams.set('error', 'access_denied');
@@ -84,6 +88,25 @@ export function authorizeRouter(state: SandboxState, spec: AuthorizeSpec): Route
   });
 
   return router;
+}
+
+/** The requested scopes the app is not approved for (`approvedScopes` of the platform's OAuth settings). */
+function unapprovedScopes(state: SandboxState, platform: Platform, scope: string | undefined): string[] {
+  const approved = state.oauth.settings[platform].approvedScopes;
+  if (!approved) return [];
+  return (scope ?? '').split(/[\s,]+/).filter((s) => s && !approved.includes(s));
+}
+
+/**
+ * A scope the app may not ask for goes back to the client as `invalid_scope` (RFC 6749 4.1.2.1),
+ * as the platforms answer a permission their review has not granted to the app.
+ */
+function refuseScopes(res: Response, params: Record<string, string>, unapproved: string[]): void {
+  const back = new URL(params.redirect_uri);
+  back.searchParams.set('error', 'invalid_scope');
+  back.searchParams.set('error_description', `The app is not approved for ${unapproved.join(', ')}.`);
+  if (params.state !== undefined) back.searchParams.set('state', params.state);
+  res.redirect(303, back.toString());
 }
 
 function stringParams(source: unknown): Record<string, string> {

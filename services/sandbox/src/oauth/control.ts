@@ -15,6 +15,8 @@ const Settings = Type.Object(
     refreshTokenTtlSec: Type.Optional(Type.Union([Seconds, Type.Null()])),
     rotateRefreshTokens: Type.Optional(Type.Boolean()),
     issueRefreshToken: Type.Optional(Type.Boolean()),
+    approvedScopes: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 }), Type.Null()])),
+    refreshMinAgeSec: Type.Optional(Type.Integer({ minimum: 0, maximum: 400 * 86_400 })),
   },
   { additionalProperties: false },
 );
@@ -25,16 +27,24 @@ const Fault = Type.Object(
     operation: Type.Optional(Type.Union(OAUTH_FAULT_OPERATIONS.map((o) => Type.Literal(o)))),
     status: Type.Optional(Type.Integer({ minimum: 400, maximum: 599 })),
     error: Type.Optional(Type.String({ pattern: '^[a-z_]{1,60}$' })),
+    dropAnswer: Type.Optional(Type.Boolean()),
     count: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
   },
+  { additionalProperties: false },
+);
+
+const GrantScopes = Type.Object(
+  { userId: Type.String({ minLength: 1, maxLength: 100 }), scopes: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 }) },
   { additionalProperties: false },
 );
 
 /**
  * `/__sandbox/oauth`: drives the emulated authorization servers.
  *
- * - POST /settings {platform, shortTokenTtlSec?, accessTokenTtlSec?, refreshTokenTtlSec?, rotateRefreshTokens?, issueRefreshToken?} → the platform's settings
- * - POST /faults {platform, operation?: token|profile|any (token), status? (503), error?, count? (1)} → the next calls fail
+ * - POST /settings {platform, shortTokenTtlSec?, accessTokenTtlSec?, refreshTokenTtlSec?, rotateRefreshTokens?, issueRefreshToken?, approvedScopes? (null: any), refreshMinAgeSec? (0: any age)} → the platform's settings
+ * - POST /faults {platform, operation?: token|profile|any (token), status? (503), error?, dropAnswer?, count? (1)} → the next calls fail;
+ *   dropAnswer: the call is carried out (a TikTok refresh rotates the token) and the connection dropped before the answer
+ * - POST /scopes {userId, scopes} → the person changed what the app may do (in the platform's settings): the user's grants now hold these scopes, and refreshes answer them
  * - GET /tokens[?platform=] → every token handed out, oldest first
  * - GET /avatars/:userId.svg → an account's picture
  */
@@ -50,9 +60,17 @@ export function oauthControlRouter(state: SandboxState): Router {
 
   router.post('/faults', (req, res) => {
     const input = assertValid(Fault, req.body, 'oauth fault');
-    const fault = { platform: input.platform, operation: input.operation ?? 'token', status: input.status ?? (input.error ? 400 : 503), error: input.error, count: input.count ?? 1 };
+    const fault = { platform: input.platform, operation: input.operation ?? 'token', status: input.status ?? (input.error ? 400 : 503), error: input.error, dropAnswer: input.dropAnswer, count: input.count ?? 1 };
     state.oauth.addFault(fault);
     res.status(201).json({ fault });
+  });
+
+  router.post('/scopes', (req, res) => {
+    const { userId, scopes } = assertValid(GrantScopes, req.body, 'grant scopes');
+    const grants = [...state.oauth.refreshTokens.values()].filter((g) => g.userId === userId);
+    if (!grants.length) throw new AppError('not_found', `No refresh grant of sandbox user ${userId}.`);
+    for (const grant of grants) grant.scopes = [...scopes];
+    res.json({ userId, scopes, grants: grants.length });
   });
 
   router.get('/tokens', (req, res) => {

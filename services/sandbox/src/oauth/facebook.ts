@@ -7,7 +7,7 @@ import { avatarUrl, bearerOf, oauthFault, params, wireErrors } from './wire';
 import { issueFacebookUserToken, redeemCode } from './tokens';
 
 /**
- * Facebook Login for Pages under `/facebook` (unversioned; the Pages publishing API is `/facebook/v21.0`): the consent
+ * Facebook Login for Pages under `/facebook` and `/facebook/{version}` (the Pages publishing API is `/facebook/{version}`): the consent
  * dialog, `oauth/access_token` (code exchange and fb_exchange_token), `/me/accounts` listing the
  * granted Pages with their Page tokens, and `/me`. A sandbox facebook user is a Page; its token is
  * the Page token the publishing API knows.
@@ -15,9 +15,10 @@ import { issueFacebookUserToken, redeemCode } from './tokens';
 export function facebookOAuthRouter(state: SandboxState): Router {
   const router = Router();
   const consent = authorizeRouter(state, { platform: 'facebook', clientParam: 'client_id', multiple: true, denial: { error_reason: 'user_denied', error_code: '200' } });
-  router.use(`/facebook/dialog/oauth`, consent);
+  // Facebook Login is versioned like the Graph API (www.facebook.com/v26.0/dialog/oauth); unversioned paths still answer.
+  router.use(`/facebook{/:version}/dialog/oauth`, consent);
 
-  router.get(`/facebook/oauth/access_token`, oauthFault(state, 'facebook', 'token', 'graph'), (req, res) => {
+  router.get(`/facebook{/:version}/oauth/access_token`, oauthFault(state, 'facebook', 'token', 'graph'), (req, res) => {
     const p = params(req);
     const settings = state.oauth.settings.facebook;
     if (!p.client_id) throw invalidParameter('Missing client_id parameter.');
@@ -38,7 +39,7 @@ export function facebookOAuthRouter(state: SandboxState): Router {
     res.json({ access_token: short.token, token_type: 'bearer', expires_in: short.expiresIn });
   });
 
-  router.get(`/facebook/me/accounts`, oauthFault(state, 'facebook', 'profile', 'graph'), (req, res) => {
+  router.get(`/facebook{/:version}/me/accounts`, oauthFault(state, 'facebook', 'profile', 'graph'), (req, res) => {
     const token = userToken(state, bearerOf(req));
     const data = token.pageIds.map((id) => {
       const page = state.users.get(id)!;

@@ -24,6 +24,20 @@ export function longLivedToken(state: SandboxState, platform: 'instagram' | 'thr
   if (p.grant_type !== grantType) throw invalidParameter(`grant_type must be ${grantType}`);
   if (kind === 'exchange' && !p.client_secret) throw invalidParameter('client_secret is required');
   const user = userOfToken(state, platform, p.access_token);
+  if (kind === 'refresh') checkRefreshAge(state, platform, p.access_token!);
   const { token, expiresIn } = issueAccessToken(state, user.userId, state.oauth.settings[platform].accessTokenTtlSec);
   return { access_token: token, token_type: 'bearer', expires_in: expiresIn ?? undefined };
+}
+
+/**
+ * Instagram and Threads refresh a long-lived token only once it is at least 24 hours old
+ * (`refreshMinAgeSec`). Meta does not document the exact error; the sandbox answers a
+ * non-transient invalid-parameter error, which a client must not take for a revoked token.
+ */
+function checkRefreshAge(state: SandboxState, platform: Platform, token: string): void {
+  const minAgeMs = state.oauth.settings[platform].refreshMinAgeSec * 1000;
+  const issuedAt = state.users.issuedAt(token) ?? 0;
+  if (state.now() - issuedAt < minAgeMs) {
+    throw invalidParameter(`The access token cannot be refreshed yet: only tokens at least ${minAgeMs / 3_600_000} hours old can be refreshed.`);
+  }
 }

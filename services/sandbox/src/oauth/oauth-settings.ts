@@ -12,15 +12,39 @@ export interface OAuthPlatformSettings {
   rotateRefreshTokens: boolean;
   /** Whether the code exchange answers a refresh token (Google sends none when no new consent was given). */
   issueRefreshToken: boolean;
+  /**
+   * The scopes the app may ask for (approved in App Review or the audit, or listed on the consent
+   * screen); the authorize step refuses any other with `invalid_scope`. null: any scope.
+   */
+  approvedScopes: string[] | null;
+  /**
+   * Instagram and Threads refresh only a token at least this old (24 h: developers.facebook.com/docs/
+   * instagram-platform/reference/refresh_access_token, …/threads/get-started/long-lived-tokens); 0: any age.
+   */
+  refreshMinAgeSec: number;
 }
 
-const META: OAuthPlatformSettings = { shortTokenTtlSec: 3600, accessTokenTtlSec: 5_183_944, refreshTokenTtlSec: null, rotateRefreshTokens: false, issueRefreshToken: false };
+/**
+ * What an app that passed review would hold: the scopes Postbus's publishing, replies and insights
+ * use. Facebook's `publish_video` is not among them (it belongs to the Live Video API).
+ */
+const APPROVED_SCOPES: Record<Platform, string[]> = {
+  instagram: ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_comments', 'instagram_business_manage_insights'],
+  facebook: ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'pages_manage_engagement', 'pages_read_user_engagement', 'pages_manage_metadata', 'read_insights'],
+  threads: ['threads_basic', 'threads_content_publish', 'threads_read_replies', 'threads_manage_replies', 'threads_manage_insights'],
+  tiktok: ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.publish', 'video.upload', 'video.list'],
+  youtube: ['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly', 'https://www.googleapis.com/auth/youtube', 'https://www.googleapis.com/auth/youtube.force-ssl', 'openid', 'email', 'profile'],
+};
+
+const DAY_SEC = 86_400;
+
+const META = { shortTokenTtlSec: 3600, accessTokenTtlSec: 5_183_944, refreshTokenTtlSec: null, rotateRefreshTokens: false, issueRefreshToken: false, refreshMinAgeSec: DAY_SEC };
 
 export const DEFAULT_OAUTH_SETTINGS: Record<Platform, OAuthPlatformSettings> = {
-  instagram: META,
-  threads: META,
-  facebook: { ...META, shortTokenTtlSec: 5400 },
+  instagram: { ...META, approvedScopes: APPROVED_SCOPES.instagram },
+  threads: { ...META, approvedScopes: APPROVED_SCOPES.threads },
+  facebook: { ...META, shortTokenTtlSec: 5400, refreshMinAgeSec: 0, approvedScopes: APPROVED_SCOPES.facebook },
   // Newest TikTok docs: access 2 h, refresh 180 days, rotated on each refresh.
-  tiktok: { shortTokenTtlSec: 0, accessTokenTtlSec: 7200, refreshTokenTtlSec: 15_552_000, rotateRefreshTokens: true, issueRefreshToken: true },
-  youtube: { shortTokenTtlSec: 0, accessTokenTtlSec: 3599, refreshTokenTtlSec: null, rotateRefreshTokens: false, issueRefreshToken: true },
+  tiktok: { shortTokenTtlSec: 0, accessTokenTtlSec: 7200, refreshTokenTtlSec: 15_552_000, rotateRefreshTokens: true, issueRefreshToken: true, refreshMinAgeSec: 0, approvedScopes: APPROVED_SCOPES.tiktok },
+  youtube: { shortTokenTtlSec: 0, accessTokenTtlSec: 3599, refreshTokenTtlSec: null, rotateRefreshTokens: false, issueRefreshToken: true, refreshMinAgeSec: 0, approvedScopes: APPROVED_SCOPES.youtube },
 };

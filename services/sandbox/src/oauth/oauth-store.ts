@@ -24,6 +24,8 @@ export interface RefreshGrant {
   expiresAt: number | null;
   /** False once rotated away. */
   active: boolean;
+  /** The scopes the person granted; a refresh answers them again. */
+  scopes?: string[];
 }
 
 /** A Facebook user token: it reaches the granted Pages (`/me/accounts`), not a Page itself. */
@@ -54,6 +56,8 @@ export interface OAuthFault {
   operation: OAuthFaultOperation;
   status: number;
   error?: string;
+  /** The call is carried out (a refresh rotates the token) but its answer is never sent: the connection is dropped. */
+  dropAnswer?: boolean;
   count: number;
 }
 

@@ -25,14 +25,15 @@ export function tiktokOAuthRouter(state: SandboxState): Router {
       const code = redeemCode(state, 'tiktok', { code: p.code, clientId: p.client_key, redirectUri: p.redirect_uri, codeVerifier: p.code_verifier });
       userId = code.userIds[0];
       scopes = code.scopes;
-      refreshToken = issueRefreshToken(state, 'tiktok', p.client_key, userId).token;
+      refreshToken = issueRefreshToken(state, 'tiktok', p.client_key, userId, scopes).token;
     } else if (p.grant_type === 'refresh_token') {
       const grant = checkRefreshToken(state, 'tiktok', p.refresh_token, p.client_key);
       userId = grant.userId;
-      scopes = ['user.info.basic', 'video.publish'];
+      scopes = grant.scopes ?? ['user.info.basic', 'video.publish'];
+      // "The previous refresh token stops working once a new one is issued" (oauth-user-access-token-management).
       if (settings.rotateRefreshTokens) {
         grant.active = false;
-        refreshToken = issueRefreshToken(state, 'tiktok', p.client_key, userId).token;
+        refreshToken = issueRefreshToken(state, 'tiktok', p.client_key, userId, scopes).token;
       } else refreshToken = grant.token;
     } else throw invalidRequest('grant_type must be authorization_code or refresh_token.');
     const access = issueAccessToken(state, userId, settings.accessTokenTtlSec);

@@ -48,9 +48,9 @@ export function issueAccessToken(state: SandboxState, userId: string, ttlSec: nu
   return { token, expiresIn: expiresAt ? ttlSec : null };
 }
 
-export function issueRefreshToken(state: SandboxState, platform: Platform, clientId: string, userId: string): RefreshGrant {
+export function issueRefreshToken(state: SandboxState, platform: Platform, clientId: string, userId: string, scopes?: string[]): RefreshGrant {
   const ttl = state.oauth.settings[platform].refreshTokenTtlSec;
-  const grant: RefreshGrant = { token: state.ids.token(platform === 'tiktok' ? 'rft.' : '1//'), platform, clientId, userId, expiresAt: expiry(state, ttl), active: true };
+  const grant: RefreshGrant = { token: state.ids.token(platform === 'tiktok' ? 'rft.' : '1//'), platform, clientId, userId, expiresAt: expiry(state, ttl), active: true, scopes };
   state.oauth.refreshTokens.set(grant.token, grant);
   log(state, { platform, kind: 'refresh', token: grant.token, userId, expiresAt: grant.expiresAt ? new Date(grant.expiresAt).toISOString() : null });
   return grant;

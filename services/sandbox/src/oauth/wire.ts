@@ -44,9 +44,17 @@ export function faultProblem(fault: OAuthFault): OAuthProblem {
 
 /** Answers a queued fault of this platform and operation, if any, before the handler runs. */
 export function oauthFault(state: SandboxState, platform: Platform, operation: 'token' | 'profile', style: ErrorStyle): RequestHandler {
-  return (_req, res, next) => {
+  return (req, res, next) => {
     const fault = state.oauth.takeFault(platform, operation);
     if (!fault) return next();
+    if (fault.dropAnswer) {
+      // The handler runs and changes state; the answer is lost on the way back, as on a broken connection.
+      res.json = () => {
+        req.socket.destroy();
+        return res;
+      };
+      return next();
+    }
     sendProblem(res, style, faultProblem(fault));
   };
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '@postbus/kit';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { FaultOperation } from '../faults';
+import { stringifyWithInt64 } from '../int64-json';
 import { platformLatency } from '../platform-settings';
 import { recordRequests } from '../requests';
 import type { SandboxState } from '../state';
@@ -26,7 +27,8 @@ export function sendTikTok(state: SandboxState, res: Response, data: Record<stri
     state.held.hold(res);
     return;
   }
-  res.status(status).json({ data, error: { code: 'ok', message: '', log_id: logId() } });
+  // BigInt values go out as bare JSON numbers, digit for digit, as TikTok sends its int64 ids.
+  res.status(status).type('application/json').send(stringifyWithInt64({ data, error: { code: 'ok', message: '', log_id: logId() } }));
 }
 
 /** Records, delays and throttles a TikTok request. */

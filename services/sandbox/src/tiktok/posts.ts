@@ -1,20 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
+import { checkUnauditedPost, recordPoster } from './audit';
 import { TikTokError, invalidParam } from './http';
 import type { TikTokPublish } from './store';
 
-/** A media URL containing `fail-processing` fails after processing (`fail-processing-duration_check_failed` picks the reason). */
-const FAIL_PROCESSING = /fail-processing(?:-([a-z_]+))?/;
+/**
+ * A media URL containing `fail-processing` fails after processing (`fail-processing-duration_check_failed` picks the
+ * reason); `fail-processing-internal-once` fails only the account's first publish of that URL (a new init succeeds).
+ */
+const FAIL_PROCESSING = /fail-processing(?:-([a-z_]+?))?(-once)?(?=[^a-z_]|$)/;
 
-/** `creator_info/query`: the account's posting options (unaudited clients may only post SELF_ONLY). */
+/**
+ * `creator_info/query`: the account's posting options. A private account is not offered
+ * PUBLIC_TO_EVERYONE; an unaudited client is offered SELF_ONLY only (the latter is the sandbox's
+ * reading: TikTok documents the restriction, not how creator_info shows it).
+ */
 export function creatorInfo(state: SandboxState, user: SandboxUser): Record<string, unknown> {
   const l = state.tiktok.limits;
+  const options = state.tiktok.audit.unaudited ? ['SELF_ONLY'] : l.privacyLevelOptions.filter((o) => !(user.privateAccount && o === 'PUBLIC_TO_EVERYONE'));
   return {
     creator_avatar_url: `https://p16-sign.tiktokcdn.com/${user.userId}.jpeg`,
     creator_username: user.handle,
     creator_nickname: user.handle,
-    privacy_level_options: l.unaudited ? ['SELF_ONLY'] : l.privacyLevelOptions,
+    privacy_level_options: options,
     comment_disabled: l.commentDisabled,
     duet_disabled: l.duetDisabled,
     stitch_disabled: l.stitchDisabled,
@@ -26,7 +35,8 @@ export function creatorInfo(state: SandboxState, user: SandboxUser): Record<stri
 export function initVideo(state: SandboxState, user: SandboxUser, body: Record<string, unknown>): TikTokPublish {
   const postInfo = object(body.post_info, 'post_info');
   const source = object(body.source_info, 'source_info');
-  checkPostInfo(state, postInfo, 'video');
+  checkPostInfo(state, user, postInfo, 'video');
+  recordPoster(state, user);
   const kind = source.source;
   if (kind === 'PULL_FROM_URL') {
     const url = verifiedUrl(state, source.video_url, 'video_url');
@@ -47,7 +57,7 @@ export function initPhoto(state: SandboxState, user: SandboxUser, body: Record<s
   const mode = body.post_mode;
   if (mode !== 'DIRECT_POST' && mode !== 'MEDIA_UPLOAD') throw invalidParam('post_mode must be DIRECT_POST or MEDIA_UPLOAD.');
   const postInfo = object(body.post_info ?? {}, 'post_info');
-  if (mode === 'DIRECT_POST') checkPostInfo(state, postInfo, 'photo');
+  if (mode === 'DIRECT_POST') checkPostInfo(state, user, postInfo, 'photo');
   const source = object(body.source_info, 'source_info');
   if (source.source !== 'PULL_FROM_URL') throw invalidParam('Photo posts support source PULL_FROM_URL only.');
   const images = Array.isArray(source.photo_images) ? source.photo_images : [];
@@ -56,7 +66,10 @@ export function initPhoto(state: SandboxState, user: SandboxUser, body: Record<s
   const cover = Number(source.photo_cover_index ?? 0);
   if (!Number.isInteger(cover) || cover < 0 || cover >= urls.length) throw invalidParam('photo_cover_index must point at one of photo_images.');
   const publish = newPublish(state, user, 'photo', 'PULL_FROM_URL', postInfo, urls);
-  if (mode === 'DIRECT_POST') commit(state, user, publish);
+  if (mode === 'DIRECT_POST') {
+    recordPoster(state, user);
+    commit(state, user, publish);
+  }
   return publish;
 }
 
@@ -71,13 +84,23 @@ export function publishStatus(state: SandboxState, user: SandboxUser, body: Reco
   }
   if (publish.failReason) return { status: 'FAILED', fail_reason: publish.failReason, publicaly_available_post_id: [], ...base };
   const isPrivate = publish.postInfo.privacy_level === 'SELF_ONLY';
-  return { status: 'PUBLISH_COMPLETE', publicaly_available_post_id: isPrivate ? [] : [Number(publish.postId)], ...base };
+  // "If the post was created for public viewership, it must undergo TikTok's moderation process" before its id is given (TT-ST).
+  if (publish.postInfo.privacy_level === 'PUBLIC_TO_EVERYONE' && publish.postId && publish.withheldPolls < state.tiktok.limits.withholdPostIdPolls) {
+    publish.withheldPolls += 1;
+    return { status: 'PUBLISH_COMPLETE', publicaly_available_post_id: [], ...base };
+  }
+  // list<int64>: the exact 19 digits as a JSON number, which a naive JSON.parse rounds (TT-ST).
+  return { status: 'PUBLISH_COMPLETE', publicaly_available_post_id: isPrivate || !publish.postId ? [] : [BigInt(publish.postId)], ...base };
 }
 
 /** The last chunk (or a PULL_FROM_URL init) hands the post to publishing: it goes live once, unless its media "fails". */
 export function commit(state: SandboxState, user: SandboxUser, publish: TikTokPublish): void {
   publish.committedAt = state.now();
-  const failure = publish.mediaUrls.map((u) => FAIL_PROCESSING.exec(u)).find(Boolean);
+  const failure = publish.mediaUrls.map((u) => FAIL_PROCESSING.exec(u)).find((f) => f && !(f[2] && hasFailedBefore(state, publish)));
+  if (publish.kind === 'photo' && publish.mediaUrls.some(isUnsupportedPhoto)) {
+    publish.failReason = 'file_format_check_failed';
+    return;
+  }
   if (failure) {
     publish.failReason = failure[1] ?? (publish.kind === 'photo' ? 'photo_pull_failed' : 'video_pull_failed');
     return;
@@ -101,14 +124,28 @@ export function commit(state: SandboxState, user: SandboxUser, publish: TikTokPu
   });
 }
 
-function checkPostInfo(state: SandboxState, info: Record<string, unknown>, kind: 'video' | 'photo'): void {
+/**
+ * TikTok takes photos as JPEG or WebP only (media transfer guide, image restrictions): it pulls a
+ * PNG and fails it. The sandbox reads the format from the link's extension (it does not download).
+ */
+function isUnsupportedPhoto(url: string): boolean {
+  const ext = /\.([a-z0-9]{2,5})$/i.exec(URL.canParse(url) ? new URL(url).pathname : url)?.[1].toLowerCase();
+  return ext !== undefined && !['jpg', 'jpeg', 'webp'].includes(ext);
+}
+
+/** An earlier publish of the same account and media already failed. */
+function hasFailedBefore(state: SandboxState, publish: TikTokPublish): boolean {
+  return [...state.tiktok.publishes.values()].some(
+    (p) => p !== publish && p.userId === publish.userId && p.failReason !== null && p.mediaUrls.join() === publish.mediaUrls.join(),
+  );
+}
+
+function checkPostInfo(state: SandboxState, user: SandboxUser, info: Record<string, unknown>, kind: 'video' | 'photo'): void {
   const l = state.tiktok.limits;
   const privacy = info.privacy_level;
   if (typeof privacy !== 'string' || !privacy) throw invalidParam('post_info.privacy_level is required.');
-  if (l.unaudited && privacy !== 'SELF_ONLY') {
-    throw new TikTokError(403, 'unaudited_client_can_only_post_to_private_accounts', 'Unaudited clients can only post to private accounts with SELF_ONLY visibility.');
-  }
-  const options = l.unaudited ? ['SELF_ONLY'] : l.privacyLevelOptions;
+  checkUnauditedPost(state, user, privacy);
+  const options = creatorInfo(state, user).privacy_level_options as string[];
   if (!options.includes(privacy)) throw new TikTokError(400, 'privacy_level_option_mismatch', `privacy_level ${privacy} is not among the creator's options.`);
   if (info.brand_content_toggle === true && privacy === 'SELF_ONLY') throw invalidParam('Branded content cannot be posted with SELF_ONLY visibility.');
   const title = typeof info.title === 'string' ? info.title : '';
@@ -185,6 +222,7 @@ function newPublish(
     committedAt: null,
     failReason: null,
     postId: null,
+    withheldPolls: 0,
   };
   state.tiktok.publishes.set(publish.publishId, publish);
   state.tiktok.byUploadId.set(publish.uploadId, publish);

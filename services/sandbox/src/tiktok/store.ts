@@ -1,8 +1,10 @@
+import { DEFAULT_TIKTOK_AUDIT, type TikTokAudit } from './audit';
 export const TIKTOK_PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
 
+/** Where Postbus serves stored media in development (PUBLIC_BASE_URL's default, `/files/`): what its TikTok app would have verified. */
+export const DEFAULT_VERIFIED_URL_PREFIXES = ['http://localhost:3000/files/', 'http://127.0.0.1:3000/files/'];
+
 export interface TikTokLimits {
-  /** An unaudited client may only post SELF_ONLY (creator_info offers nothing else). */
-  unaudited: boolean;
   privacyLevelOptions: string[];
   commentDisabled: boolean;
   duetDisabled: boolean;
@@ -15,16 +17,23 @@ export interface TikTokLimits {
   maxChunks: number;
   /** Requests per access token per rolling minute (429 rate_limit_exceeded beyond). */
   rpm: { creatorInfo: number; init: number; status: number };
-  /** URL prefixes verified for PULL_FROM_URL; null accepts every URL. */
+  /**
+   * URL prefixes verified for PULL_FROM_URL (videos and photos); others fail with
+   * url_ownership_unverified. null accepts every URL (a relaxed sandbox, not TikTok).
+   */
   verifiedUrlPrefixes: string[] | null;
   videoTitleMax: number;
   photoTitleMax: number;
   photoDescriptionMax: number;
   photoMax: number;
+  /**
+   * Status checks of a published public post that still answer no post id, as while TikTok's
+   * moderation runs ("usually within one minute … a few hours").
+   */
+  withholdPostIdPolls: number;
 }
 
 export const DEFAULT_TIKTOK_LIMITS: TikTokLimits = {
-  unaudited: false,
   privacyLevelOptions: [...TIKTOK_PRIVACY_LEVELS],
   commentDisabled: false,
   duetDisabled: false,
@@ -35,11 +44,12 @@ export const DEFAULT_TIKTOK_LIMITS: TikTokLimits = {
   maxLastChunkBytes: 128 * 1024 * 1024,
   maxChunks: 1000,
   rpm: { creatorInfo: 20, init: 6, status: 30 },
-  verifiedUrlPrefixes: null,
+  verifiedUrlPrefixes: DEFAULT_VERIFIED_URL_PREFIXES,
   videoTitleMax: 2200,
   photoTitleMax: 90,
   photoDescriptionMax: 4000,
   photoMax: 35,
+  withholdPostIdPolls: 1,
 };
 
 export interface TikTokPublish {
@@ -61,17 +71,37 @@ export interface TikTokPublish {
   committedAt: number | null;
   failReason: string | null;
   postId: string | null;
+  /** Status checks that answered PUBLISH_COMPLETE without the post id so far. */
+  withheldPolls: number;
 }
 
-/** TikTok publishes by publish_id, plus the per-token request windows. */
+/** TikTok publishes by publish_id, plus the per-token request windows and the client's audit state. */
 export class TikTokStore {
   readonly limits: TikTokLimits;
+  /** Unaudited by default, as every new TikTok app is; POST /__sandbox/tiktok/audit changes it. */
+  audit: TikTokAudit;
   readonly publishes = new Map<string, TikTokPublish>();
   readonly byUploadId = new Map<string, TikTokPublish>();
   private readonly windows = new Map<string, number[]>();
+  /** When each user last posted directly (the unaudited client's users-per-day cap). */
+  private readonly posters = new Map<string, number>();
+  private readonly initialAudit: TikTokAudit;
+  private readonly initialPrefixes: string[] | null;
 
-  constructor(limits: Partial<TikTokLimits> = {}) {
+  constructor(limits: Partial<TikTokLimits> = {}, audit: Partial<TikTokAudit> = {}) {
     this.limits = { ...DEFAULT_TIKTOK_LIMITS, ...limits, rpm: { ...DEFAULT_TIKTOK_LIMITS.rpm, ...limits.rpm } };
+    this.initialPrefixes = this.limits.verifiedUrlPrefixes;
+    this.initialAudit = { ...DEFAULT_TIKTOK_AUDIT, ...audit };
+    this.audit = { ...this.initialAudit };
+  }
+
+  /** Users who posted directly since `since` (epoch ms). */
+  postersSince(since: number): Set<string> {
+    return new Set([...this.posters].filter(([, at]) => at > since).map(([userId]) => userId));
+  }
+
+  recordPoster(userId: string, at: number): void {
+    this.posters.set(userId, at);
   }
 
   /** Counts a call in the token's sliding minute; false when it is over `limit`. */
@@ -91,5 +121,8 @@ export class TikTokStore {
     this.publishes.clear();
     this.byUploadId.clear();
     this.windows.clear();
+    this.posters.clear();
+    this.audit = { ...this.initialAudit };
+    this.limits.verifiedUrlPrefixes = this.initialPrefixes;
   }
 }

@@ -12,6 +12,13 @@ export interface YouTubeLimits {
   maxThumbnailBytes: number;
   /** When set, each PUT stores at most this many bytes and 308 says so: clients must resume from `Range`. */
   maxStoredBytesPerRequest: number | null;
+  /** Every chunk but the final one must be a multiple of this many bytes (262144, 256 KiB), else 400; null: any size. */
+  chunkMultipleBytes: number | null;
+  /**
+   * The API project has not passed YouTube's audit: every upload asked public or unlisted comes back
+   * private (https://developers.google.com/youtube/v3/docs/videos/insert). On by default, as for a new project.
+   */
+  unauditedProject: boolean;
 }
 
 export const DEFAULT_YOUTUBE_LIMITS: YouTubeLimits = {
@@ -23,6 +30,8 @@ export const DEFAULT_YOUTUBE_LIMITS: YouTubeLimits = {
   channelUploadsPer24h: 100,
   maxThumbnailBytes: 2 * 1024 * 1024,
   maxStoredBytesPerRequest: null,
+  chunkMultipleBytes: 262_144,
+  unauditedProject: true,
 };
 
 export interface YouTubeUpload {
@@ -39,8 +48,9 @@ export interface YouTubeUpload {
 export interface YouTubeVideo {
   id: string;
   userId: string;
-  resource: Record<string, unknown>;
-  published: PublishedItem;
+  resource: Record<string, unknown> & { status: Record<string, unknown> };
+  /** Null for an upload YouTube rejected or failed: it never went live. */
+  published: PublishedItem | null;
 }
 
 /** Upload sessions, videos, and the project's quota for the current Pacific day. */

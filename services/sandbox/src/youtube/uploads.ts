@@ -5,6 +5,11 @@ import { YouTubeError, badRequest } from './http';
 import type { YouTubeUpload, YouTubeVideo } from './store';
 
 const PRIVACY = ['public', 'private', 'unlisted'];
+/**
+ * A title containing `rejected-duplicate` (or another rejectionReason) or `failed-codec` (or another
+ * failureReason) ends the upload in that uploadStatus: the video is not published.
+ */
+const UPLOAD_VERDICT = /\b(rejected|failed)-([A-Za-z]+)/;
 
 /** Step 1 of videos.insert: checks the metadata and the quotas, opens a session. */
 export function openUpload(state: SandboxState, user: SandboxUser, query: Record<string, unknown>, headers: { length?: string; type?: string }, body: unknown): YouTubeUpload {
@@ -63,6 +68,7 @@ export async function receiveUploadBytes(
   if (total !== upload.size) throw badRequest('badContent', `Content-Range total must be ${upload.size}.`);
   if (upload.videoId) return { answer: stateOf(state, upload, 200), read: await drain(body) };
   if (first !== upload.received) return { answer: stateOf(state, upload, 201), read: await drain(body) };
+  assertChunkSize(state, last - first + 1, last + 1 === total);
   const cap = state.youtube.limits.maxStoredBytesPerRequest ?? Number.POSITIVE_INFINITY;
   let read = 0;
   let stored = 0;
@@ -74,6 +80,19 @@ export async function receiveUploadBytes(
   upload.received += stored;
   if (upload.received === upload.size) finish(state, user, upload);
   return { answer: stateOf(state, upload, 201), read };
+}
+
+/**
+ * Every chunk but the final one must be a multiple of 256 KB (262144 bytes), else 400
+ * (https://developers.google.com/youtube/v3/guides/using_resumable_upload_protocol, "Uploading a file in chunks").
+ */
+function assertChunkSize(state: SandboxState, bytes: number, final: boolean): void {
+  const multiple = state.youtube.limits.chunkMultipleBytes;
+  if (final || multiple === null || bytes % multiple === 0) return;
+  throw badRequest(
+    'badRequest',
+    `Invalid request. The number of bytes uploaded is required to be equal or greater than ${multiple}, except for the final request (it's recommended to be the exact multiple of ${multiple}).`,
+  );
 }
 
 function stateOf(state: SandboxState, upload: YouTubeUpload, doneStatus: 200 | 201): ChunkAnswer {
@@ -92,13 +111,24 @@ async function receiveWhole(state: SandboxState, user: SandboxUser, upload: YouT
 function finish(state: SandboxState, user: SandboxUser, upload: YouTubeUpload): YouTubeVideo {
   const id = randomBytes(8).toString('base64url').slice(0, 11);
   const now = new Date(state.now()).toISOString();
+  const asked = upload.status.privacyStatus ?? 'public';
+  // An unaudited project's upload is restricted to private viewing, whatever it asked for.
+  const privacyStatus = state.youtube.limits.unauditedProject ? 'private' : asked;
+  const verdict = UPLOAD_VERDICT.exec(String(upload.snippet.title ?? ''));
+  const uploadStatus = verdict ? { uploadStatus: verdict[1], [verdict[1] === 'rejected' ? 'rejectionReason' : 'failureReason']: verdict[2] } : { uploadStatus: 'uploaded' };
   const resource = {
     kind: 'youtube#video',
     etag: randomBytes(12).toString('base64url'),
     id,
     snippet: { ...upload.snippet, publishedAt: now, channelId: `UC${user.userId}`, channelTitle: user.handle },
-    status: { uploadStatus: 'uploaded', privacyStatus: upload.status.privacyStatus ?? 'public', license: 'youtube', embeddable: true, publicStatsViewable: true, ...upload.status },
+    status: { license: 'youtube', embeddable: true, publicStatsViewable: true, ...upload.status, ...uploadStatus, privacyStatus },
   };
+  upload.videoId = id;
+  if (verdict) {
+    const video: YouTubeVideo = { id, userId: user.userId, resource, published: null };
+    state.youtube.videos.set(id, video);
+    return video;
+  }
   const published = state.published.record({
     platform: 'youtube',
     id,
@@ -112,18 +142,17 @@ function finish(state: SandboxState, user: SandboxUser, upload: YouTubeUpload): 
     createdAt: now,
     title: String(upload.snippet.title ?? ''),
     bytes: upload.size,
-    details: { privacyStatus: resource.status.privacyStatus, selfDeclaredMadeForKids: upload.status.selfDeclaredMadeForKids, contentType: upload.contentType },
+    details: { privacyStatus, askedPrivacyStatus: asked, selfDeclaredMadeForKids: upload.status.selfDeclaredMadeForKids, contentType: upload.contentType },
   });
   const video: YouTubeVideo = { id, userId: user.userId, resource, published };
   state.youtube.videos.set(id, video);
-  upload.videoId = id;
   return video;
 }
 
 /** thumbnails.set: the image bytes for one of the channel's videos. */
 export async function setThumbnail(state: SandboxState, user: SandboxUser, videoId: string, contentType: string | undefined, body: AsyncIterable<Buffer>): Promise<{ response: Record<string, unknown>; read: number }> {
   const video = state.youtube.videos.get(videoId);
-  if (!video || video.userId !== user.userId) throw new YouTubeError(404, 'videoNotFound', 'The video that you are trying to update cannot be found.');
+  if (!video?.published || video.userId !== user.userId) throw new YouTubeError(404, 'videoNotFound', 'The video that you are trying to update cannot be found.');
   if (!/^(image\/jpeg|image\/png|application\/octet-stream)/.test(contentType ?? '')) throw badRequest('invalidImage', 'The provided image content is invalid.');
   const read = await drain(body);
   if (read === 0) throw badRequest('mediaBodyRequired', 'The request does not include the image content.');

@@ -7,9 +7,7 @@ import { newWebhookSecret } from './webhook-secret';
 export async function createEndpoint(ports: EndpointPorts, principal: Principal, input: WebhookCreate): Promise<WebhookEndpointWithSecret> {
   await ports.checkTarget(input.url);
   const now = ports.clock();
-  const endpoint = await ports.endpoints.insert(
-    { id: newId('whk'), accountId: principal.accountId, url: input.url, description: input.description ?? null, events: input.events, secret: newWebhookSecret() },
-    now,
-  );
-  return withSecret(endpoint, now);
+  const secret = newWebhookSecret();
+  const endpoint = await ports.endpoints.insert({ id: newId('whk'), accountId: principal.accountId, url: input.url, description: input.description ?? null, events: input.events, secret }, now);
+  return withSecret(endpoint, secret, now);
 }

@@ -3,7 +3,7 @@ import type { Endpoint } from './endpoint.repository';
 
 /** An endpoint as the API shows it: never its secrets. */
 export function toWebhookEndpoint(e: Endpoint, now: Date): WebhookEndpoint {
-  const rotating = e.previousSecret && e.previousSecretExpiresAt && e.previousSecretExpiresAt > now;
+  const rotating = e.sealedPreviousSecret && e.previousSecretExpiresAt && e.previousSecretExpiresAt > now;
   return {
     id: e.id,
     url: e.url,
@@ -18,7 +18,7 @@ export function toWebhookEndpoint(e: Endpoint, now: Date): WebhookEndpoint {
   };
 }
 
-/** The answer of a creation or a rotation: the only times the secret is shown. */
-export function withSecret(e: Endpoint, now: Date): WebhookEndpointWithSecret {
-  return { ...toWebhookEndpoint(e, now), secret: e.secret };
+/** The answer of a creation or a rotation: the only times the secret is shown (it is stored sealed). */
+export function withSecret(e: Endpoint, secret: string, now: Date): WebhookEndpointWithSecret {
+  return { ...toWebhookEndpoint(e, now), secret };
 }

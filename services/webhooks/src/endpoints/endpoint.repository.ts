@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import type { WebhookSecretBox } from './webhook-secret-box';
 
 export type EndpointStatus = 'enabled' | 'disabled' | 'deleted';
 
@@ -13,14 +14,22 @@ export interface Endpoint {
   disabledAt: Date | null;
   /** Start of the current run of failed attempts; null after a success. */
   failingSince: Date | null;
-  secret: string;
-  previousSecret: string | null;
+  /** The signing secrets as stored: sealed, opened only to sign (WebhookSecretBox). */
+  sealedSecret: string;
+  sealedPreviousSecret: string | null;
   previousSecretExpiresAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
 }
 
-export type NewEndpoint = Pick<Endpoint, 'id' | 'accountId' | 'url' | 'description' | 'events' | 'secret'>;
+export type NewEndpoint = Pick<Endpoint, 'id' | 'accountId' | 'url' | 'description' | 'events'> & { secret: string };
+
+/** An endpoint's stored secrets, for re-sealing. */
+export interface StoredSecrets {
+  id: string;
+  secret: string;
+  previousSecret: string | null;
+}
 
 /** Columns a change may set (undefined leaves one as it is). */
 export interface EndpointChange {
@@ -73,8 +82,8 @@ function toEndpoint(r: EndpointRow): Endpoint {
     disabledReason: r.disabled_reason,
     disabledAt: date(r.disabled_at),
     failingSince: date(r.failing_since),
-    secret: r.secret,
-    previousSecret: r.previous_secret,
+    sealedSecret: r.secret,
+    sealedPreviousSecret: r.previous_secret,
     previousSecretExpiresAt: date(r.previous_secret_expires_at),
     createdAt: new Date(r.created_at),
     updatedAt: new Date(r.updated_at),
@@ -85,13 +94,17 @@ type Db = DataSource | EntityManager;
 
 /** The endpoints table; every read on behalf of a caller is filtered by its account, deleted endpoints are never answered. */
 export class EndpointRepository {
-  constructor(readonly ds: DataSource) {}
+  constructor(
+    readonly ds: DataSource,
+    private readonly secrets: WebhookSecretBox,
+  ) {}
 
+  /** Stores the endpoint with its secret sealed. */
   async insert(e: NewEndpoint, now: Date): Promise<Endpoint> {
     const rows: EndpointRow[] = await this.ds.query(
       `INSERT INTO endpoints (id, account_id, url, description, events, status, secret, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, 'enabled', $6, $7, $7) RETURNING *`,
-      [e.id, e.accountId, e.url, e.description, e.events, e.secret, now],
+      [e.id, e.accountId, e.url, e.description, e.events, this.secrets.seal(e.id, 'secret', e.secret), now],
     );
     return toEndpoint(rows[0]);
   }
@@ -140,16 +153,47 @@ export class EndpointRepository {
     return rows[0] && toEndpoint(rows[0]);
   }
 
-  /** The new secret signs from now on; the one it replaces (read in the same statement) keeps signing until `previousExpiresAt`. */
+  /**
+   * The new secret signs from now on; the one it replaces (read under the row's lock) keeps signing
+   * until `previousExpiresAt`. Each is sealed for the column it is stored in.
+   */
   async rotate(accountId: string, id: string, secret: string, previousExpiresAt: Date, now: Date): Promise<Endpoint | undefined> {
-    const rows: EndpointRow[] = await this.ds.query(
-      `WITH changed AS (
-         UPDATE endpoints SET previous_secret = secret, secret = $3, previous_secret_expires_at = $4, updated_at = $5
-         WHERE id = $1 AND account_id = $2 AND status <> 'deleted' RETURNING *)
-       SELECT * FROM changed`,
-      [id, accountId, secret, previousExpiresAt, now],
+    return this.ds.transaction(async (m) => {
+      const [current]: EndpointRow[] = await m.query(`SELECT id, secret FROM endpoints WHERE id = $1 AND account_id = $2 AND status <> 'deleted' FOR UPDATE`, [id, accountId]);
+      if (!current) return undefined;
+      const previous = this.secrets.seal(id, 'previous_secret', this.secrets.open(id, 'secret', current.secret));
+      const rows: EndpointRow[] = await m.query(
+        `WITH changed AS (
+           UPDATE endpoints SET previous_secret = $2, secret = $3, previous_secret_expires_at = $4, updated_at = $5 WHERE id = $1 RETURNING *)
+         SELECT * FROM changed`,
+        [id, previous, this.secrets.seal(id, 'secret', secret), previousExpiresAt, now],
+      );
+      return toEndpoint(rows[0]);
+    });
+  }
+
+  /** Endpoints after `afterId` (any state) holding a secret that does not start with `prefix`, locked for re-sealing. */
+  async lockSecretsStoredOtherwise(m: EntityManager, prefix: string, afterId: string, limit: number): Promise<StoredSecrets[]> {
+    const rows: Pick<EndpointRow, 'id' | 'secret' | 'previous_secret'>[] = await m.query(
+      `SELECT id, secret, previous_secret FROM endpoints
+       WHERE id > $3 AND (NOT starts_with(secret, $1) OR (previous_secret IS NOT NULL AND NOT starts_with(previous_secret, $1)))
+       ORDER BY id LIMIT $2 FOR UPDATE`,
+      [prefix, limit, afterId],
     );
-    return rows[0] && toEndpoint(rows[0]);
+    return rows.map((r) => ({ id: r.id, secret: r.secret, previousSecret: r.previous_secret }));
+  }
+
+  async saveSealedSecrets(m: EntityManager, id: string, secret: string, previousSecret: string | null): Promise<void> {
+    await m.query('UPDATE endpoints SET secret = $2, previous_secret = $3 WHERE id = $1', [id, secret, previousSecret]);
+  }
+
+  /** How many stored secrets start with `prefix` (are sealed with that key). */
+  async countSecretsStoredWith(prefix: string): Promise<number> {
+    const [{ n }] = await this.ds.query(
+      `SELECT (count(*) FILTER (WHERE starts_with(secret, $1)) + count(*) FILTER (WHERE starts_with(previous_secret, $1)))::int AS n FROM endpoints`,
+      [prefix],
+    );
+    return n;
   }
 
   async markDeleted(m: EntityManager, accountId: string, id: string, now: Date): Promise<Endpoint | undefined> {

@@ -9,7 +9,8 @@ import { newWebhookSecret, ROTATION_OVERLAP_MS } from './webhook-secret';
  */
 export async function rotateSecret(ports: EndpointPorts, principal: Principal, id: string): Promise<WebhookEndpointWithSecret> {
   const now = ports.clock();
-  const rotated = await ports.endpoints.rotate(principal.accountId, id, newWebhookSecret(), new Date(now.getTime() + ROTATION_OVERLAP_MS), now);
+  const secret = newWebhookSecret();
+  const rotated = await ports.endpoints.rotate(principal.accountId, id, secret, new Date(now.getTime() + ROTATION_OVERLAP_MS), now);
   if (!rotated) throw new AppError('not_found', `No webhook ${id}.`);
-  return withSecret(rotated, now);
+  return withSecret(rotated, secret, now);
 }

@@ -8,15 +8,21 @@ import type { EndpointPorts } from '../endpoints/endpoint.ports';
 import { getEndpoint, listEndpoints } from '../endpoints/find-endpoints.queries';
 import { rotateSecret } from '../endpoints/rotate-secret.use-case';
 import { updateEndpoint } from '../endpoints/update-endpoint.use-case';
+import { assertMayUseWebhooks } from '../endpoints/webhook-access';
 
-/** One line per command: the input is validated against its contract by the RPC server. */
+/** One line per command: the input is validated against its contract by the RPC server; every command is refused to a key limited to some profiles. */
 export function registerRpc(rpc: RpcServer, ports: EndpointPorts): void {
-  rpc.handle(Rpc.webhooksCreate, (input, { principal }) => createEndpoint(ports, principal, input));
-  rpc.handle(Rpc.webhooksList, (_input, { principal }) => listEndpoints(ports, principal));
-  rpc.handle(Rpc.webhooksGet, ({ id }, { principal }) => getEndpoint(ports, principal, id));
-  rpc.handle(Rpc.webhooksUpdate, ({ id, patch }, { principal }) => updateEndpoint(ports, principal, id, patch));
-  rpc.handle(Rpc.webhooksDelete, ({ id }, { principal }) => deleteEndpoint(ports, principal, id));
-  rpc.handle(Rpc.webhooksRotateSecret, ({ id }, { principal }) => rotateSecret(ports, principal, id));
-  rpc.handle(Rpc.webhooksListDeliveries, (query, { principal }) => listDeliveries(ports, principal, query));
-  rpc.handle(Rpc.webhooksRetryDelivery, ({ id, deliveryId }, { principal }) => retryDelivery(ports, principal, id, deliveryId));
+  const handle: RpcServer['handle'] = (def, handler) =>
+    rpc.handle(def, (input, ctx) => {
+      if (ctx.principal) assertMayUseWebhooks(ctx.principal);
+      return handler(input, ctx);
+    });
+  handle(Rpc.webhooksCreate, (input, { principal }) => createEndpoint(ports, principal, input));
+  handle(Rpc.webhooksList, (_input, { principal }) => listEndpoints(ports, principal));
+  handle(Rpc.webhooksGet, ({ id }, { principal }) => getEndpoint(ports, principal, id));
+  handle(Rpc.webhooksUpdate, ({ id, patch }, { principal }) => updateEndpoint(ports, principal, id, patch));
+  handle(Rpc.webhooksDelete, ({ id }, { principal }) => deleteEndpoint(ports, principal, id));
+  handle(Rpc.webhooksRotateSecret, ({ id }, { principal }) => rotateSecret(ports, principal, id));
+  handle(Rpc.webhooksListDeliveries, (query, { principal }) => listDeliveries(ports, principal, query));
+  handle(Rpc.webhooksRetryDelivery, ({ id, deliveryId }, { principal }) => retryDelivery(ports, principal, id, deliveryId));
 }

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { AppError, newId, WEBHOOK_EVENT_TYPES, type EventEnvelope, type Post, type WebhookEventType } from '@postbus/contracts';
+import { AppError, newId, RESTRICTING_WARNING_CODES, WEBHOOK_EVENT_TYPES, type EventEnvelope, type Post, type WebhookEventType } from '@postbus/contracts';
 import type { Logger } from '@postbus/kit';
 import type { DeliveryRepository } from '../deliveries/delivery.repository';
 import type { EndpointRepository } from '../endpoints/endpoint.repository';
@@ -26,6 +26,22 @@ const isWebhookEvent = (name: string): name is WebhookEventType => (WEBHOOK_EVEN
  * endpoint and event). Nothing reaches another account's endpoints.
  */
 export async function fanOutEvent(ports: FanOutPorts, event: EventEnvelope, opts: { mayWaitForPosts: boolean }): Promise<number> {
+  const restricted = restrictedEventOf(event);
+  return (await fanOutOne(ports, event, opts)) + (restricted ? await fanOutOne(ports, restricted, opts) : 0);
+}
+
+/**
+ * post.restricted rides on the post.published it comes from (same facts, its own stable id), so it
+ * commits with it and is delivered once per endpoint like any other event.
+ */
+function restrictedEventOf(event: EventEnvelope): EventEnvelope | undefined {
+  if (event.name !== 'post.published') return undefined;
+  const warnings = (event.data as { warnings?: unknown } | undefined)?.warnings;
+  const restricting = Array.isArray(warnings) && warnings.some((w) => (RESTRICTING_WARNING_CODES as readonly unknown[]).includes((w as { code?: unknown })?.code));
+  return restricting ? { ...event, id: `${event.id}:restricted`, name: 'post.restricted' } : undefined;
+}
+
+async function fanOutOne(ports: FanOutPorts, event: EventEnvelope, opts: { mayWaitForPosts: boolean }): Promise<number> {
   if (!isWebhookEvent(event.name)) return 0;
   const data = (event.data ?? {}) as Record<string, unknown>;
   const accountId = typeof data.accountId === 'string' ? data.accountId : undefined;

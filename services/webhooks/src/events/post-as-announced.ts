@@ -1,7 +1,7 @@
 import type { Post, PostStatus, WebhookEventType } from '@postbus/contracts';
 
 /** The status a post has once posts applied the event. */
-const STATUS_AFTER: Partial<Record<WebhookEventType, PostStatus>> = { 'post.published': 'posted', 'post.failed': 'failed', 'post.cancelled': 'cancelled' };
+const STATUS_AFTER: Partial<Record<WebhookEventType, PostStatus>> = { 'post.published': 'posted', 'post.restricted': 'posted', 'post.failed': 'failed', 'post.cancelled': 'cancelled' };
 
 /** posts has not written the result yet (both hear the same event): ask again shortly. */
 export class PostNotCaughtUp extends Error {
@@ -20,8 +20,14 @@ export function postAsAnnounced(type: WebhookEventType, post: Post, data: Record
   const expected = STATUS_AFTER[type];
   if (!expected || post.status === expected || post.status !== 'scheduled') return post;
   if (mayWait) throw new PostNotCaughtUp(post.id, type);
-  if (type === 'post.published') {
-    return { ...post, status: 'posted', publishedAt: typeof data.publishedAt === 'string' ? data.publishedAt : post.publishedAt, permalink: typeof data.permalink === 'string' ? data.permalink : post.permalink };
+  if (type === 'post.published' || type === 'post.restricted') {
+    return {
+      ...post,
+      status: 'posted',
+      publishedAt: typeof data.publishedAt === 'string' ? data.publishedAt : post.publishedAt,
+      permalink: typeof data.permalink === 'string' ? data.permalink : post.permalink,
+      warnings: Array.isArray(data.warnings) ? (data.warnings as Post['warnings']) : post.warnings,
+    };
   }
   if (type === 'post.failed') return { ...post, status: 'failed', failedReason: typeof data.reason === 'string' ? data.reason : post.failedReason };
   return { ...post, status: expected };

@@ -3,6 +3,7 @@ import type { Logger } from '@postbus/kit';
 import { disabledReason, failedLongEnough, nextAttemptAfterFailure, type DeliveryPolicy } from '../deliveries/delivery-policy';
 import type { ClaimedDelivery, DeliveryRepository } from '../deliveries/delivery.repository';
 import type { Endpoint, EndpointRepository } from '../endpoints/endpoint.repository';
+import type { WebhookSecretBox } from '../endpoints/webhook-secret-box';
 import type { SendWebhook } from './send-webhook';
 import { signWebhook } from './webhook-signature';
 
@@ -11,6 +12,7 @@ export interface AttemptPorts {
   endpoints: EndpointRepository;
   deliveries: DeliveryRepository;
   send: SendWebhook;
+  secrets: WebhookSecretBox;
   policy: DeliveryPolicy;
   clock: () => Date;
   logger: Logger;
@@ -18,10 +20,11 @@ export interface AttemptPorts {
   observe(outcome: 'delivered' | 'failed', seconds: number): void;
 }
 
-/** The secrets that sign now: the current one, and the previous one while its 24 hours last. */
-export function signingSecrets(endpoint: Endpoint, now: Date): string[] {
-  const previous = endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now ? [endpoint.previousSecret] : [];
-  return [endpoint.secret, ...previous];
+/** The secrets that sign now, opened: the current one, and the previous one while its 24 hours last. */
+export function signingSecrets(secrets: WebhookSecretBox, endpoint: Endpoint, now: Date): string[] {
+  const current = secrets.open(endpoint.id, 'secret', endpoint.sealedSecret);
+  const previous = endpoint.sealedPreviousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now ? [secrets.open(endpoint.id, 'previous_secret', endpoint.sealedPreviousSecret)] : [];
+  return [current, ...previous];
 }
 
 /**
@@ -35,7 +38,7 @@ export async function attemptDelivery(ports: AttemptPorts, claimed: ClaimedDeliv
     return { nextAttemptAt: null };
   }
   const attemptedAt = ports.clock();
-  const headers = signWebhook(signingSecrets(endpoint, attemptedAt), claimed.id, Math.floor(attemptedAt.getTime() / 1000), claimed.body);
+  const headers = signWebhook(signingSecrets(ports.secrets, endpoint, attemptedAt), claimed.id, Math.floor(attemptedAt.getTime() / 1000), claimed.body);
   const result = await ports.send({ url: endpoint.url, headers: { ...headers }, body: claimed.body });
   const finishedAt = ports.clock();
   const attempt = { attemptedAt, durationMs: Math.max(0, finishedAt.getTime() - attemptedAt.getTime()), responseCode: result.responseCode, error: result.error };

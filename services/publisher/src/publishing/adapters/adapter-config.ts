@@ -1,9 +1,11 @@
+import type { Platform } from '@postbus/contracts';
+import type { MediaAccess, MediaFetchOptions } from '@postbus/platforms';
+
 /** Where each platform lives and how uploads are cut; from the publisher's config. */
 export interface AdapterConfig {
   threadsApiUrl: string;
   instagramApiUrl: string;
   facebookApiUrl: string;
-  facebookVideoApiUrl: string;
   tiktokApiUrl: string;
   youtubeUploadUrl: string;
   /** Deadline of each platform call (uploads get their own). */
@@ -14,6 +16,21 @@ export interface AdapterConfig {
   tiktokPullPrefixes: string[];
   youtubeChunkBytes: number;
   youtubeDefaultPrivacy: 'public' | 'unlisted' | 'private';
+  /** The YouTube Data API (videos.list), where an upload's status is read back when its answer did not carry it. */
+  youtubeApiUrl: string;
+  /** Whether the API project passed YouTube's audit (until then uploads stay private). */
+  youtubeProjectAudited: boolean;
+  /** What a video YouTube kept private against the asked privacy does to the post. */
+  youtubePrivateLock: 'warn' | 'fail';
+  /** How long a live public TikTok post waits for its post id before it is marked posted without one. */
+  tiktokPostIdWaitMs: number;
+  /** Which media links the publisher itself reads (kind detection, uploads): through @postbus/net, our own file links trusted. */
+  mediaAccess: MediaAccess;
+}
+
+/** How one platform's adapter reads the post's media: through the configured access, each wait bounded like a platform call. */
+export function mediaOptions(cfg: AdapterConfig, platform: Platform): MediaFetchOptions {
+  return { platform, access: cfg.mediaAccess, timeoutMs: cfg.requestTimeoutMs };
 }
 
 /** `platformMeta[platform]` as a plain object (the contract allows any members). */

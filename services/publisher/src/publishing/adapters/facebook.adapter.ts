@@ -16,7 +16,7 @@ import {
   type MediaKind,
 } from '@postbus/platforms';
 import type { PostDue } from '@postbus/contracts';
-import { metaFor, withoutPhase, type AdapterConfig } from './adapter-config';
+import { mediaOptions, metaFor, withoutPhase, type AdapterConfig } from './adapter-config';
 import { published, type Checkpoint, type PlatformAdapter, type PublishContext, type StepResult } from './platform-adapter';
 
 type FacebookKind = 'feed' | 'photo' | 'album' | 'video' | 'reel';
@@ -39,14 +39,14 @@ const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"]+/i;
 export function facebookAdapter(cfg: AdapterConfig): PlatformAdapter {
   const api = (ctx: PublishContext) => ({
     baseUrl: cfg.facebookApiUrl,
-    videoBaseUrl: cfg.facebookVideoApiUrl,
     accessToken: ctx.creds.accessToken,
     pageId: ctx.creds.platformUserId,
     timeoutMs: cfg.requestTimeoutMs,
   });
+  const mediaRead = mediaOptions(cfg, 'facebook');
 
   async function kindOf(job: PostDue): Promise<FacebookKind> {
-    const kinds: MediaKind[] = await detectMediaKinds(job.mediaUrls);
+    const kinds: MediaKind[] = await detectMediaKinds(job.mediaUrls, mediaRead);
     if (kinds.length === 0) {
       if (!job.caption.trim()) throw facebookInvalidInput('missing_content', 'A Facebook post needs text, a link or media; add some.');
       return 'feed';
@@ -93,10 +93,10 @@ export function facebookAdapter(cfg: AdapterConfig): PlatformAdapter {
   /** Streams the media to rupload from where Facebook's upload phase stands (a retry resumes). */
   async function uploadReelBytes(ctx: PublishContext, cp: FacebookCheckpoint, resuming: boolean): Promise<void> {
     const url = ctx.job.mediaUrls[0];
-    const { size } = await probeMedia(url, { platform: 'facebook', timeoutMs: cfg.requestTimeoutMs });
+    const { size } = await probeMedia(url, mediaRead);
     const offset = resuming ? await bytesTransferred(ctx, cp.videoId!) : 0;
     if (offset >= size) return;
-    const reader = await MediaReader.open(url, offset, { platform: 'facebook', timeoutMs: cfg.requestTimeoutMs });
+    const reader = await MediaReader.open(url, offset, mediaRead);
     try {
       await uploadFacebookReel(api(ctx), { uploadUrl: cp.uploadUrl!, fileSize: size, offset, body: reader.chunk(size - offset), timeoutMs: cfg.uploadTimeoutMs, answerTimeoutMs: cfg.requestTimeoutMs });
     } finally {

@@ -8,7 +8,7 @@ import {
   planInstagramPost,
   publishInstagramContainer,
 } from '@postbus/platforms';
-import { metaFor, withoutPhase, type AdapterConfig } from './adapter-config';
+import { mediaOptions, metaFor, withoutPhase, type AdapterConfig } from './adapter-config';
 import { published, type Checkpoint, type PlatformAdapter, type PublishContext, type StepResult } from './platform-adapter';
 
 interface InstagramCheckpoint extends Checkpoint {
@@ -26,7 +26,7 @@ export function instagramAdapter(cfg: AdapterConfig): PlatformAdapter {
 
   async function createContainers(ctx: PublishContext): Promise<InstagramCheckpoint> {
     const meta = metaFor(ctx.job.platformMeta, 'instagram');
-    const kinds = await detectMediaKinds(ctx.job.mediaUrls);
+    const kinds = await detectMediaKinds(ctx.job.mediaUrls, mediaOptions(cfg, 'instagram'));
     const plan = planInstagramPost({
       caption: ctx.job.caption,
       mediaUrls: ctx.job.mediaUrls,
@@ -44,12 +44,22 @@ export function instagramAdapter(cfg: AdapterConfig): PlatformAdapter {
     return { children, video };
   }
 
+  /**
+   * A full rolling window is a wait, not a failure: posts made through other tools use the same
+   * quota, and a slot frees as the oldest of them leaves the window (`quota_duration` seconds,
+   * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/content_publishing_limit).
+   */
   async function assertQuotaLeft(ctx: PublishContext): Promise<void> {
     const quota = await getInstagramPublishingQuota(api(ctx));
     if (quota && quota.usage >= quota.total) {
       throw new PlatformError(
-        `This Instagram account has published ${quota.usage} of the ${quota.total} posts Instagram allows through apps in ${Math.round(quota.durationS / 3600)} hours; publish it again later.`,
-        { platform: 'instagram', transient: false, code: 'publishing_quota_reached' },
+        `This Instagram account has published ${quota.usage} of the ${quota.total} posts Instagram allows through apps in ${formatWindow(quota.durationS)}; publishing waits until a slot frees.`,
+        {
+          platform: 'instagram',
+          transient: true,
+          code: 'publishing_quota_reached',
+          throttle: { kind: 'publishing_quota', scope: 'account', windowMs: quota.durationS * 1000, quotaTotal: quota.total },
+        },
       );
     }
   }
@@ -91,4 +101,9 @@ export function instagramAdapter(cfg: AdapterConfig): PlatformAdapter {
       return { kind: 'continue', checkpoint: withoutPhase(cp) };
     },
   };
+}
+
+/** 86400 → "24 hours", 90 → "90 seconds". */
+function formatWindow(seconds: number): string {
+  return seconds >= 3600 && seconds % 3600 === 0 ? `${seconds / 3600} hours` : `${seconds} seconds`;
 }

@@ -1,11 +1,14 @@
-import type { Credentials, PostDue } from '@postbus/contracts';
+import type { Credentials, PostDue, PostWarning } from '@postbus/contracts';
 
 /**
  * Platform-side progress of an attempt, saved before each call that matters. `phase:
  * 'publishing'` is written just before a call that may make the post visible: finding it on
- * a taken-over attempt means the outcome must be asked of the platform, never assumed.
+ * a taken-over attempt means the outcome must be asked of the platform, never assumed. `live`
+ * marks a post the platform already published while a detail is still awaited (TikTok's post id
+ * after moderation): its checks are not bounded by the processing timeout, as failing it would be
+ * wrong; the adapter bounds that wait itself.
  */
-export type Checkpoint = Record<string, unknown> & { phase?: 'publishing' };
+export type Checkpoint = Record<string, unknown> & { phase?: 'publishing'; live?: true };
 
 export interface PublishContext {
   job: PostDue;
@@ -22,6 +25,8 @@ export interface Published {
   kind: 'published';
   platformPostId: string;
   permalink: string | null;
+  /** What the platform did differently from what was asked (YouTube kept the video private). */
+  warnings?: PostWarning[];
 }
 
 /** The platform is still processing: check again later from `checkpoint`. `what` names it for a reason ("Instagram was still processing the video"). */
@@ -52,6 +57,6 @@ export interface PlatformAdapter {
   rateBuckets?(job: PostDue): string[];
 }
 
-export function published(platformPostId: string, permalink: string | null): Published {
-  return { kind: 'published', platformPostId, permalink };
+export function published(platformPostId: string, permalink: string | null, warnings?: PostWarning[]): Published {
+  return warnings?.length ? { kind: 'published', platformPostId, permalink, warnings } : { kind: 'published', platformPostId, permalink };
 }

@@ -13,7 +13,7 @@ import {
   threadsTooManyMedia,
 } from '@postbus/platforms';
 import type { AdapterConfig } from './adapter-config';
-import { withoutPhase } from './adapter-config';
+import { mediaOptions, withoutPhase } from './adapter-config';
 import { published, type Checkpoint, type PlatformAdapter, type PublishContext, type StepResult } from './platform-adapter';
 
 interface ThreadsCheckpoint extends Checkpoint {
@@ -32,7 +32,7 @@ export function threadsAdapter(cfg: AdapterConfig): PlatformAdapter {
     if (mediaUrls.length > THREADS_CAROUSEL_MAX) throw threadsTooManyMedia(mediaUrls.length);
     if (!caption.trim() && mediaUrls.length === 0) throw threadsInvalidInput('missing_content', 'A Threads post needs text or at least one image or video; add some.');
     const text = caption.trim() ? caption : undefined;
-    const kinds = await detectMediaKinds(mediaUrls);
+    const kinds = await detectMediaKinds(mediaUrls, mediaOptions(cfg, 'threads'));
     if (mediaUrls.length <= 1) {
       const params = mediaUrls.length ? { ...threadsMediaParams(mediaUrls[0], kinds[0]), text } : { media_type: 'TEXT', text };
       return { containerId: await createThreadsContainer(api(ctx), params) };

@@ -4,18 +4,22 @@ import {
   fetchTikTokPublishStatus,
   initTikTokPhoto,
   initTikTokVideo,
+  isTikTokPullable,
   probeMedia,
   putTikTokChunk,
   queryTikTokCreatorInfo,
   tiktokChunkPlan,
   tiktokInvalidInput,
   tiktokPermalink,
+  tiktokPhotoFormat,
   tiktokPostInfo,
   tiktokPublishFailure,
   tiktokVideoContentType,
+  TIKTOK_URL_PROPERTIES_PAGE,
   type TikTokPostSettings,
 } from '@postbus/platforms';
-import { metaFor, withoutPhase, type AdapterConfig } from './adapter-config';
+import type { PostWarning } from '@postbus/contracts';
+import { mediaOptions, metaFor, withoutPhase, type AdapterConfig } from './adapter-config';
 import { published, type Checkpoint, type PlatformAdapter, type PublishContext, type StepResult } from './platform-adapter';
 
 interface TikTokCheckpoint extends Checkpoint {
@@ -28,6 +32,8 @@ interface TikTokCheckpoint extends Checkpoint {
   chunkSize?: number;
   chunks?: number;
   uploaded?: boolean;
+  /** When TikTok was first seen to have published the post without releasing its id. */
+  completedAt?: string;
 }
 
 /**
@@ -37,11 +43,12 @@ interface TikTokCheckpoint extends Checkpoint {
  */
 export function tiktokAdapter(cfg: AdapterConfig): PlatformAdapter {
   const api = (ctx: PublishContext) => ({ baseUrl: cfg.tiktokApiUrl, accessToken: ctx.creds.accessToken, timeoutMs: cfg.requestTimeoutMs });
-  const pulls = (url: string) => cfg.tiktokPullPrefixes.some((prefix) => url.startsWith(prefix));
+  const pulls = (url: string) => isTikTokPullable(url, cfg.tiktokPullPrefixes);
+  const mediaRead = mediaOptions(cfg, 'tiktok');
 
   async function start(ctx: PublishContext): Promise<TikTokCheckpoint> {
     const { job } = ctx;
-    const kinds = await detectMediaKinds(job.mediaUrls);
+    const kinds = await detectMediaKinds(job.mediaUrls, mediaRead);
     if (kinds.length === 0) throw tiktokInvalidInput('missing_media', 'A TikTok post needs a video or photos; add media to the post.');
     const isPhoto = kinds.every((k) => k === 'image');
     if (!isPhoto && kinds.length > 1) throw tiktokInvalidInput('mixed_media', 'A TikTok post holds one video, or photos only; publish the video on its own.');
@@ -51,7 +58,9 @@ export function tiktokAdapter(cfg: AdapterConfig): PlatformAdapter {
     const username = creator.username || ctx.creds.handle;
 
     if (isPhoto) {
+      assertPullablePhotos(job.mediaUrls, pulls);
       await ctx.save({ username, phase: 'publishing' });
+      // Photos are pulled only: https://developers.tiktok.com/doc/content-posting-api-reference-photo-post
       return { username, publishId: await initTikTokPhoto(api(ctx), { postInfo, photoUrls: job.mediaUrls }), uploaded: true };
     }
     const url = job.mediaUrls[0];
@@ -60,7 +69,7 @@ export function tiktokAdapter(cfg: AdapterConfig): PlatformAdapter {
       const { publishId } = await initTikTokVideo(api(ctx), { postInfo, source: { source: 'PULL_FROM_URL', videoUrl: url } });
       return { username, publishId, uploaded: true };
     }
-    const media = await probeMedia(url, { platform: 'tiktok', timeoutMs: cfg.requestTimeoutMs });
+    const media = await probeMedia(url, mediaRead);
     const plan = tiktokChunkPlan(media.size, cfg.tiktokChunkBytes);
     const { publishId, uploadUrl } = await initTikTokVideo(api(ctx), {
       postInfo,
@@ -73,7 +82,7 @@ export function tiktokAdapter(cfg: AdapterConfig): PlatformAdapter {
   async function upload(ctx: PublishContext, cp: TikTokCheckpoint, fromByte: number): Promise<void> {
     const { size, chunkSize, chunks } = cp as Required<TikTokCheckpoint>;
     const firstChunk = Math.floor(fromByte / chunkSize);
-    const reader = await MediaReader.open(ctx.job.mediaUrls[0], firstChunk * chunkSize, { platform: 'tiktok', timeoutMs: cfg.requestTimeoutMs });
+    const reader = await MediaReader.open(ctx.job.mediaUrls[0], firstChunk * chunkSize, mediaRead);
     try {
       for (let i = firstChunk; i < chunks; i++) {
         const first = i * chunkSize;
@@ -84,6 +93,18 @@ export function tiktokAdapter(cfg: AdapterConfig): PlatformAdapter {
     } finally {
       await reader.close();
     }
+  }
+
+  /**
+   * A public post is live but its id is withheld until moderation ends, "usually within one minute
+   * … in some cases a few hours" (https://developers.tiktok.com/doc/content-posting-api-reference-get-video-status):
+   * keep checking, live, up to TIKTOK_POST_ID_WAIT_MS, then finish under the publish_id with a warning.
+   */
+  function awaitPostId(cp: TikTokCheckpoint): StepResult {
+    const completedAt = cp.completedAt ?? new Date().toISOString();
+    const waited = Date.now() - Date.parse(completedAt);
+    if (waited < cfg.tiktokPostIdWaitMs) return { kind: 'waiting', checkpoint: { ...cp, completedAt, live: true }, what: 'TikTok had not released the post id yet' };
+    return published(cp.publishId!, null, [postIdPendingWarning(cp.publishId!, waited)]);
   }
 
   return {
@@ -107,7 +128,9 @@ export function tiktokAdapter(cfg: AdapterConfig): PlatformAdapter {
       if (state.status === 'FAILED') throw tiktokPublishFailure(state.failReason, cp.publishId!);
       if (state.status === 'PUBLISH_COMPLETE' || state.status === 'SEND_TO_USER_INBOX') {
         const postId = state.postIds[0];
-        return published(postId ?? cp.publishId!, postId ? tiktokPermalink(cp.username!, postId) : null);
+        if (postId) return published(postId, tiktokPermalink(cp.username!, postId));
+        if (state.status === 'PUBLISH_COMPLETE' && isPublic(ctx)) return awaitPostId(cp);
+        return published(cp.publishId!, null);
       }
       return { kind: 'waiting', checkpoint: cp, what: 'TikTok was still processing the post' };
     },
@@ -118,5 +141,35 @@ export function tiktokAdapter(cfg: AdapterConfig): PlatformAdapter {
       if (!cp.publishId) return { kind: 'unknown' };
       return { kind: 'continue', checkpoint: withoutPhase(cp) };
     },
+  };
+}
+
+/**
+ * Posts checks photos when they are created; this guards posts written before, or a prefix
+ * dropped since: TikTok would fail them anyway (`url_ownership_unverified`, `file_format_check_failed`).
+ */
+function assertPullablePhotos(urls: string[], pulls: (url: string) => boolean): void {
+  if (urls.some((u) => tiktokPhotoFormat({ url: u }) === 'other')) {
+    throw tiktokInvalidInput('unsupported_photo_format', 'TikTok takes photos as JPEG or WebP only; convert the images and publish again.');
+  }
+  if (!urls.every(pulls)) {
+    throw tiktokInvalidInput(
+      'media_url_unverified',
+      `TikTok pulls photos only from URL prefixes verified for the app, and this post's photos are not under TIKTOK_PULL_URL_PREFIXES; verify the prefix in the TikTok developer portal (app → URL properties, ${TIKTOK_URL_PROPERTIES_PAGE}) and list it there.`,
+    );
+  }
+}
+
+/** Only a post for everyone goes through the moderation that withholds its id; others never get a public id. */
+function isPublic(ctx: PublishContext): boolean {
+  return metaFor(ctx.job.platformMeta, 'tiktok').privacyLevel === 'PUBLIC_TO_EVERYONE';
+}
+
+function postIdPendingWarning(publishId: string, waitedMs: number): PostWarning {
+  const seconds = Math.round(waitedMs / 1000);
+  const waited = seconds < 120 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.round(seconds / 60)} minutes`;
+  return {
+    code: 'tiktok_post_id_pending',
+    message: `TikTok published the post but had not released its post id after ${waited} (it holds the id until its moderation ends), so the post has no permalink and its platform id is the publish_id ${publishId}; find the post on the TikTok profile.`,
   };
 }
