@@ -75,6 +75,20 @@ describe.each([
     expect(container.envFrom).toEqual([{ configMapRef: { name: 'postbus-config' } }]);
   });
 
+  test.each(deployedServices())('when %s connects to the broker, then it logs in with its own URL (its own user), and no workload is given the shared or the administrator\'s broker URL', (service) => {
+    const [container] = find(objects, 'Deployment', service)!.spec.template.spec.containers;
+    const amqp = container.env.filter((e: { name: string }) => e.name === 'AMQP_URL');
+    const keysOf = (o: K8sObject) => o.spec.template.spec.containers.flatMap((c: { env?: { valueFrom?: { secretKeyRef?: { key: string } } }[] }) => (c.env ?? []).map((e) => e.valueFrom?.secretKeyRef?.key));
+    const readers = (key: string) => objects.filter((o) => ['Deployment', 'Job'].includes(o.kind) && keysOf(o).includes(key)).map((o) => o.metadata.name);
+
+    expect(amqp).toEqual([{ name: 'AMQP_URL', valueFrom: { secretKeyRef: { name: 'postbus-secrets', key: `${service.toUpperCase()}_AMQP_URL` } } }]);
+    expect(readers(`${service.toUpperCase()}_AMQP_URL`)).toEqual(expect.arrayContaining([service, 'postbus-broker-users']));
+    expect(readers(`${service.toUpperCase()}_AMQP_URL`).filter((n) => n !== service && n !== 'postbus-broker-users')).toEqual([]);
+    expect(readers('AMQP_URL')).toEqual([]);
+    expect(readers('RABBITMQ_MANAGEMENT_URL')).toEqual(['postbus-broker-users']);
+    expect(secretKeys).not.toContain('AMQP_URL');
+  });
+
   test('when the shared settings are rendered, then each of them is read by at least one service', () => {
     const known = new Set(deployedServices().flatMap((s) => [...configVarsOf(s)]));
     expect(Object.keys(config).filter((k) => !known.has(k))).toEqual([]);
@@ -130,7 +144,7 @@ test('when the publisher is scaled in production, then KEDA follows the depth of
   expect(rabbit.metadata).toMatchObject({ queueName: `${config.BUS_NAMESPACE}.${DUE_QUEUE}`, mode: 'QueueLength', protocol: 'amqp' });
   expect(Number(rabbit.metadata.value)).toBe(2 * Number(config.PUBLISHER_CONCURRENCY));
   expect(cpu).toMatchObject({ metricType: 'Utilization' });
-  expect(auth.spec.secretTargetRef).toEqual([{ parameter: 'host', name: 'postbus-secrets', key: 'AMQP_URL' }]);
+  expect(auth.spec.secretTargetRef).toEqual([{ parameter: 'host', name: 'postbus-secrets', key: 'PUBLISHER_AMQP_URL' }]);
   expect(scaled.spec.minReplicaCount).toBeGreaterThanOrEqual(2);
   expect(production.filter((o) => o.kind === 'HorizontalPodAutoscaler')).toEqual([]);
   expect(find(production, 'PodMonitor', 'postbus')!.spec.podMetricsEndpoints[0]).toMatchObject({ port: 'metrics', path: '/metrics' });

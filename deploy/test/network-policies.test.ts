@@ -77,3 +77,22 @@ test('when the dev overlay runs against the in-cluster sandbox, then the service
   for (const service of ['connections', 'publisher', 'automation']) expect([service, mayConnect(dev, pod(service, dev), sandbox, 4010)]).toEqual([service, true]);
   expect(mayConnect(dev, pod('posts', dev), sandbox, 4010)).toBe(false);
 });
+
+test('when the broker-users Job runs, then it reaches the management API on 15672 besides what every Postbus pod reaches, and nothing else new; no service reaches 15672', () => {
+  const jobPod = podOf(production, 'Job', 'postbus-broker-users');
+  const anyPod: Endpoint = { labels: { 'app.kubernetes.io/name': 'no-policy-of-its-own', 'app.kubernetes.io/part-of': 'postbus' }, namespace: NS };
+  const broker = { ip: '10.20.30.40' };
+  const peers: Endpoint[] = [broker, inNamespace('rabbitmq', { 'app.kubernetes.io/name': 'rabbitmq' }), PUBLIC, { ip: '169.254.169.254' }, inNamespace('kube-system', { 'k8s-app': 'kube-dns' }), pod('gateway'), pod('auth')];
+  const ports = [22, 53, 80, 443, 3000, 3001, 4369, 5432, 5671, 5672, 8443, 9464, 15671, 15672, 15692, 25672];
+
+  expect(mayConnect(production, jobPod, broker, 15672)).toBe(true);
+  for (const peer of peers) {
+    for (const port of ports) {
+      // The broker may live anywhere (matched by port, like 5672): on 15672 the Job reaches whatever every pod reaches on 5672.
+      const expected = mayConnect(production, anyPod, peer, port) || (port === 15672 && mayConnect(production, anyPod, peer, 5672));
+      expect([peer, port, mayConnect(production, jobPod, peer, port)]).toEqual([peer, port, expected]);
+    }
+  }
+  for (const service of deployedServices()) expect([service, mayConnect(production, pod(service), broker, 15672)]).toEqual([service, false]);
+  expect(mayConnect(production, podOf(production, 'Job', 'postbus-database-roles'), broker, 15672)).toBe(false);
+});
