@@ -181,6 +181,27 @@ describe('authorization code with PKCE', () => {
     expect(right.body.access_token).toMatch(/^oat_/);
   });
 
+  test('when a confidential client form-encodes its id and secret in HTTP Basic (RFC 6749 §2.3.1), then the token and revocation endpoints decode them', async () => {
+    const reg = await register({ client_name: 'Strict client', redirect_uris: [REDIRECT] });
+    const { client_id: clientId, client_secret: secret } = reg.body as { client_id: string; client_secret: string };
+    // As a strict client encodes: everything but letters and digits percent-encoded (`_` → %5F), a space as `+`.
+    const strict = (s: string) => s.replace(/[^A-Za-z0-9]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+    const basic = (id: string, s: string) => ({ authorization: `Basic ${Buffer.from(`${id}:${s}`).toString('base64')}` });
+    expect(strict(clientId)).toContain('%5F');
+    const { code, verifier } = await authorized(clientId);
+    const form = { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT };
+    const wrong = await token(form, basic(strict(clientId), strict(`${secret}x`)));
+    expect(wrong).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+    expect(wrong.headers.get('www-authenticate')).toMatch(/^Basic/);
+    const unreadable = await token(form, basic(clientId, `${secret}%ZZ`));
+    expect(unreadable).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
+    const right = await token(form, basic(strict(clientId), strict(secret)));
+    expect(right.status).toBe(200);
+    const revoked = await fetch(`${system.baseUrl}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...basic(strict(clientId), strict(secret)) }, body: new URLSearchParams({ token: right.body.access_token }).toString() });
+    expect(revoked.status).toBe(200);
+    expect(await verify(right.body.access_token)).toMatchObject({ code: 'invalid_api_key', message: expect.stringMatching(/revoked/) });
+  });
+
   test('when an authorization request has no PKCE challenge or uses plain, then the client gets invalid_request on its redirect URI with state and iss', async () => {
     const clientId = await publicClient();
     const browser = new CookieBrowser(system.baseUrl);

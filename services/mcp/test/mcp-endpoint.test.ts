@@ -52,18 +52,26 @@ describe('the agent endpoint', () => {
     await client.close();
   });
 
-  test('when a tool is called without credentials, then 401 with the resource-metadata challenge', async () => {
+  test('when a tool is called without credentials, then 401 with the scope to ask for and no error (RFC 6750 §3.1); with a wrong key, then invalid_token', async () => {
+    const metadata = `resource_metadata="${system.baseUrl}/.well-known/oauth-protected-resource/api/mcp"`;
     const res = await rawCall({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'svc_get_post_status', arguments: { postId: 'pst_x' } } });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${system.baseUrl}/.well-known/oauth-protected-resource/api/mcp"`);
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer scope="mcp:read mcp:write", ${metadata}`);
     const wrongKey = await rawCall({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'svc_get_post_status', arguments: { postId: 'pst_x' } } }, `sk_live_${'z'.repeat(43)}`);
     expect(wrongKey.status).toBe(401);
+    expect(wrongKey.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", ${metadata}`);
   });
 
-  test('when the protected resource metadata is read, then it names the base URL as authorization server', async () => {
+  test('when the protected resource metadata is read, then it names the base URL as authorization server and only the scopes that grant access to the resource', async () => {
     const res = await fetch(`${system.baseUrl}/.well-known/oauth-protected-resource/api/mcp`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ resource: `${system.baseUrl}/api/mcp`, authorization_servers: [system.baseUrl] });
+    const body = (await res.json()) as { scopes_supported: string[] };
+    expect(body).toMatchObject({ resource: `${system.baseUrl}/api/mcp`, authorization_servers: [system.baseUrl] });
+    expect(body.scopes_supported).toEqual(expect.arrayContaining(['mcp:read', 'mcp:write']));
+    // A refresh token is the authorization server's business: its metadata lists offline_access, the resource's does not.
+    expect(body.scopes_supported).not.toContain('offline_access');
+    const server = (await (await fetch(`${system.baseUrl}/.well-known/oauth-authorization-server`)).json()) as { scopes_supported: string[] };
+    expect(server.scopes_supported).toContain('offline_access');
   });
 
   test('when an agent schedules a post with an API key, then it is published through the same pipeline and readable by its status tool', async () => {
@@ -105,6 +113,9 @@ describe('the agent endpoint', () => {
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
     expect(res.headers.get('www-authenticate')).toContain('scope="post:write"');
+    // An API key gets REST scopes, never the OAuth ones: the challenge and the message name only what a key can hold.
+    expect(res.headers.get('www-authenticate')).not.toContain('mcp:');
+    expect(await res.json()).toEqual({ error: expect.stringContaining('post:write'), code: 'insufficient_scope' });
   });
 
   test('when the server card is read at each discovery address, then it is the same card naming the endpoint', async () => {

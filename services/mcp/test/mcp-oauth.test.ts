@@ -117,7 +117,10 @@ describe('an agent with the SDK OAuth provider', () => {
     expect(asked.searchParams.get('code_challenge_method')).toBe('S256');
     expect(asked.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
     expect(asked.searchParams.get('resource')).toBe(`${system.baseUrl}/api/mcp`);
-    expect(asked.searchParams.get('scope')).toBe('profile mcp:read mcp:write offline_access');
+    // The scope comes from the challenge (what the tools need); a client that wants a refresh token
+    // adds offline_access because the authorization server's metadata lists it (SEP-2207).
+    expect(asked.searchParams.get('scope')).toBe('mcp:read mcp:write');
+    asked.searchParams.set('scope', 'mcp:read mcp:write offline_access');
 
     // The person signs in and allows; the client finishes with the code.
     const { redirect, consentHtml } = await completeConsent(asked, person);

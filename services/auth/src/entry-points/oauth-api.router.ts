@@ -4,6 +4,7 @@ import type { Logger } from '@postbus/kit';
 import { bearerToken } from '@postbus/service';
 import { authorizationServerMetadata } from '../oauth/authorization-server-metadata';
 import type { AuthorizationServer } from '../oauth/authorization-server';
+import { basicCredentials, type ClientCredentials } from '../oauth/client-credentials';
 import type { ClientDirectory } from '../oauth/client-directory';
 import type { ClientRepository } from '../oauth/client.repository';
 import type { GrantRepository } from '../oauth/grant.repository';
@@ -33,19 +34,10 @@ const cors: RequestHandler = (req, res, next) => {
   next();
 };
 
-/** Client credentials from HTTP Basic (RFC 6749 §2.3.1: each part form-encoded) or the form body. */
-function clientCredentials(req: Request): { clientId?: string; clientSecret?: string } {
-  const basic = req.header('authorization')?.match(/^Basic\s+(\S+)$/i);
-  if (basic) {
-    const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
-    const at = decoded.indexOf(':');
-    const part = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
-    try {
-      if (at > 0) return { clientId: part(decoded.slice(0, at)), clientSecret: part(decoded.slice(at + 1)) };
-    } catch {
-      return {};
-    }
-  }
+/** Client credentials from HTTP Basic (form-decoded, RFC 6749 §2.3.1) or the form body. */
+function clientCredentials(req: Request): ClientCredentials {
+  const basic = basicCredentials(req.header('authorization'));
+  if (basic) return basic;
   const body = req.body ?? {};
   return { clientId: typeof body.client_id === 'string' ? body.client_id : undefined, clientSecret: typeof body.client_secret === 'string' ? body.client_secret : undefined };
 }

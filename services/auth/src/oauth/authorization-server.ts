@@ -1,5 +1,6 @@
 import OAuth2Server from '@node-oauth/oauth2-server';
 import { redirectWith, type AuthorizationRequest } from './authorization-request';
+import { basicCredentials, type ClientCredentials } from './client-credentials';
 import { isOAuthError } from './oauth-errors';
 import { oauthModel, type OAuthModelDeps, type OAuthUser } from './oauth-model';
 
@@ -14,6 +15,17 @@ export interface TokenAnswer {
   status: number;
   headers: Record<string, string>;
   body: Record<string, unknown>;
+}
+
+type TokenRequest = { headers: Record<string, string | string[] | undefined>; body: Record<string, unknown> };
+
+/**
+ * The library reads HTTP Basic credentials without the form-decoding RFC 6749 §2.3.1 asks for, so
+ * the decoded credentials reach it as the form's client_id and client_secret instead.
+ */
+function withDecodedBasic(http: TokenRequest, basic: ClientCredentials): TokenRequest {
+  const { authorization: _basic, ...headers } = http.headers;
+  return { headers, body: { ...http.body, client_id: basic.clientId, client_secret: basic.clientSecret } };
 }
 
 /**
@@ -53,12 +65,17 @@ export class AuthorizationServer {
   }
 
   /** The token endpoint: a code (with its PKCE verifier) or a refresh token → tokens, or an OAuth error. */
-  async token(http: { headers: Record<string, string | string[] | undefined>; body: Record<string, unknown> }): Promise<TokenAnswer> {
+  async token(http: TokenRequest): Promise<TokenAnswer> {
     const resource = http.body.resource;
-    const model = oauthModel(this.deps, { resource: typeof resource === 'string' ? resource : undefined, authenticateClient: true });
-    const request = new OAuth2Server.Request({ method: 'POST', headers: http.headers as Record<string, string>, query: {}, body: http.body });
-    const response = new OAuth2Server.Response();
     const noStore = { 'cache-control': 'no-store', pragma: 'no-cache' };
+    // RFC 6749 §5.2: a client that tried HTTP Basic and failed learns 401 with the scheme.
+    const basicRefused = (description: string) => ({ status: 401, headers: { ...noStore, 'www-authenticate': 'Basic realm="postbus"' }, body: { error: 'invalid_client', error_description: description } });
+    const basic = basicCredentials(http.headers.authorization);
+    if (basic && !basic.clientId) return basicRefused('Invalid client: the Basic credentials cannot be read.');
+    const sent = basic ? withDecodedBasic(http, basic) : http;
+    const model = oauthModel(this.deps, { resource: typeof resource === 'string' ? resource : undefined, authenticateClient: true });
+    const request = new OAuth2Server.Request({ method: 'POST', headers: sent.headers as Record<string, string>, query: {}, body: sent.body });
+    const response = new OAuth2Server.Response();
     if (resource !== undefined && typeof resource !== 'string') {
       return { status: 400, headers: noStore, body: { error: 'invalid_target', error_description: 'Name one resource.' } };
     }
@@ -75,6 +92,7 @@ export class AuthorizationServer {
         this.deps.logger.error('token request failed', { err: (err as { inner?: Error }).inner?.stack ?? err.message });
         return { status: 500, headers: noStore, body: { error: 'server_error', error_description: 'The token could not be issued; try again.' } };
       }
+      if (basic && err.name === 'invalid_client') return basicRefused(err.message);
     }
     return { status: response.status ?? 200, headers: { ...(response.headers ?? {}), ...noStore }, body: response.body };
   }

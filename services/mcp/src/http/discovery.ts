@@ -27,6 +27,13 @@ export function serverCardHandler(baseUrl: string): RequestHandler {
   };
 }
 
+/**
+ * The scopes that grant access to this resource. offline_access asks the authorization server for
+ * a refresh token, not the resource for anything: a client that wants one adds it because the
+ * authorization server's metadata lists it (SEP-2207).
+ */
+const RESOURCE_SCOPES = MCP_SCOPES.filter((s) => s !== 'offline_access');
+
 /** RFC 9728 protected resource metadata for /api/mcp. */
 export function protectedResourceHandler(baseUrl: string): RequestHandler {
   return (_req, res) => {
@@ -34,7 +41,7 @@ export function protectedResourceHandler(baseUrl: string): RequestHandler {
     res.json({
       resource: `${baseUrl}/api/mcp`,
       authorization_servers: [baseUrl],
-      scopes_supported: MCP_SCOPES,
+      scopes_supported: RESOURCE_SCOPES,
       bearer_methods_supported: ['header'],
       resource_name: 'Postbus agent endpoint',
     });

@@ -5,7 +5,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { Principal } from '@postbus/contracts';
 import type { RpcClient } from '@postbus/bus';
 import type { Logger } from '@postbus/kit';
-import type { PrincipalCache } from '@postbus/service';
+import { bearerToken, type PrincipalCache } from '@postbus/service';
 import { callTool } from '../tools/call-tool';
 import { listEntry, type RegisteredTool } from '../tools/tool-registry';
 import { bodyLimitFor } from './body-limits';
@@ -32,11 +32,20 @@ function messagesOf(body: unknown): JsonRpcMessage[] {
   return body && typeof body === 'object' ? [body as JsonRpcMessage] : [];
 }
 
-function challenge(res: Response, baseUrl: string, status: 401 | 403, error: 'invalid_token' | 'insufficient_scope', message: string, scope?: string): void {
-  const parts = [`Bearer error="${error}"`];
+/** What an unauthenticated caller should ask the authorization server for to call tools. */
+const TOOL_SCOPES = 'mcp:read mcp:write';
+
+/**
+ * The Bearer challenge (RFC 6750 §3, RFC 9728 §5.1). A request that sent no credentials learns
+ * the scope to ask for and no error code (§3.1); a rejected token learns invalid_token; a
+ * credential without the tool's scope learns insufficient_scope with the scope it needs.
+ */
+function challenge(res: Response, baseUrl: string, status: 401 | 403, error: 'invalid_token' | 'insufficient_scope' | undefined, message: string, scope?: string): void {
+  const parts: string[] = [];
+  if (error) parts.push(`error="${error}"`);
   if (scope) parts.push(`scope="${scope}"`);
   parts.push(`resource_metadata="${baseUrl}/.well-known/oauth-protected-resource/api/mcp"`);
-  res.setHeader('WWW-Authenticate', parts.join(', '));
+  res.setHeader('WWW-Authenticate', `Bearer ${parts.join(', ')}`);
   res.status(status).json({ error: message, code: status === 401 ? 'missing_api_key' : 'insufficient_scope' });
 }
 
@@ -77,7 +86,11 @@ export function mcpEndpoint(deps: McpEndpointDeps): RequestHandler[] {
     const principal = res.locals.principal as Principal | undefined;
     const messages = messagesOf(req.body);
     const needsAuth = deps.requireAuthForAll || messages.some((m) => m.method === 'tools/call');
-    if (needsAuth && !principal) return challenge(res, deps.baseUrl, 401, 'invalid_token', 'A valid API key or OAuth access token is required.');
+    if (needsAuth && !principal) {
+      return bearerToken(req)
+        ? challenge(res, deps.baseUrl, 401, 'invalid_token', 'A valid API key or OAuth access token is required.')
+        : challenge(res, deps.baseUrl, 401, undefined, 'An API key or OAuth access token is required.', TOOL_SCOPES);
+    }
     if (principal) {
       for (const m of messages) {
         if (m.method !== 'tools/call') continue;
