@@ -364,8 +364,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read a post: status, publishedAt, permalink, failedReason.
-         * @description Read a post: status, publishedAt, permalink, failedReason.
+         * Read a post: status, publishedAt, permalink, failedReason. Answers an ETag (304 to a matching If-None-Match); with waitFor=final it waits up to `timeout` seconds for the post to reach posted, failed, cancelled or rejected (header Postbus-Final says whether it has).
+         * @description Read a post: status, publishedAt, permalink, failedReason. Answers an ETag (304 to a matching If-None-Match); with waitFor=final it waits up to `timeout` seconds for the post to reach posted, failed, cancelled or rejected (header Postbus-Final says whether it has).
          *
          *     Requires scope `post:read`. Agent tool twin: `svc_get_post_status`.
          */
@@ -418,6 +418,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/posts/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create up to 500 posts at once from a JSON array of post payloads or a text/csv body (columns: platforms, profileIds, caption, title, mediaUrls, mediaId, scheduledTime, externalId, category, tiktok.privacyLevel, youtube.privacyStatus). Every row is checked like a single create; the answer has one result per row (postIds, or code, error and field). dryRun=true stores nothing; atomic=true stores every row or none.
+         * @description Create up to 500 posts at once from a JSON array of post payloads or a text/csv body (columns: platforms, profileIds, caption, title, mediaUrls, mediaId, scheduledTime, externalId, category, tiktok.privacyLevel, youtube.privacyStatus). Every row is checked like a single create; the answer has one result per row (postIds, or code, error and field). dryRun=true stores nothing; atomic=true stores every row or none.
+         *
+         *     Requires scope `post:write`. Agent tool twin: `svc_bulk_create_posts`.
+         */
+        post: operations["bulkCreatePosts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/posts/drafts": {
         parameters: {
             query?: never;
@@ -434,6 +456,28 @@ export interface paths {
          *     Requires scope `post:draft`. Agent tool twin: `svc_draft_post`.
          */
         post: operations["createDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/posts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every post matching the list filters (at most 10000, newest first) as CSV in the bulk import's columns, or as a JSON array.
+         * @description Every post matching the list filters (at most 10000, newest first) as CSV in the bulk import's columns, or as a JSON array.
+         *
+         *     Requires scope `post:read`.
+         */
+        get: operations["exportPosts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -522,6 +566,90 @@ export interface paths {
          *     Requires scope `post:write`. Agent tool twin: `svc_schedule_post`.
          */
         post: operations["publishPost"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's posting schedules (for a key limited to some profiles: those serving only its profiles).
+         * @description List the account's posting schedules (for a key limited to some profiles: those serving only its profiles).
+         *
+         *     Requires scope `post:read`. Agent tool twin: `svc_list_schedules`.
+         */
+        get: operations["listSchedules"];
+        put?: never;
+        /**
+         * Create a posting schedule: weekly slots in an IANA timezone, the profiles it serves and how many posts a slot takes.
+         * @description Create a posting schedule: weekly slots in an IANA timezone, the profiles it serves and how many posts a slot takes.
+         *
+         *     Requires scope `post:write`. Agent tool twin: `svc_create_schedule`.
+         */
+        post: operations["createSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One posting schedule.
+         * @description One posting schedule.
+         *
+         *     Requires scope `post:read`. Agent tool twin: `svc_get_schedule`.
+         */
+        get: operations["getSchedule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a posting schedule; posts already queued stay scheduled at their times.
+         * @description Delete a posting schedule; posts already queued stay scheduled at their times.
+         *
+         *     Requires scope `post:write`. Agent tool twin: `svc_delete_schedule`.
+         */
+        delete: operations["deleteSchedule"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a posting schedule; posts already queued keep their times.
+         * @description Change a posting schedule; posts already queued keep their times.
+         *
+         *     Requires scope `post:write`. Agent tool twin: `svc_update_schedule`.
+         */
+        patch: operations["updateSchedule"];
+        trace?: never;
+    };
+    "/api/v1/schedules/{id}/slots": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The next slots of a schedule from `from` (default now): UTC instant, local time, and per profile how many posts are queued in each.
+         * @description The next slots of a schedule from `from` (default now): UTC instant, local time, and per profile how many posts are queued in each.
+         *
+         *     Requires scope `post:read`. Agent tool twin: `svc_preview_schedule_slots`.
+         */
+        get: operations["previewScheduleSlots"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -662,7 +790,7 @@ export interface components {
     schemas: {
         Error: {
             /** @enum {string} */
-            code: "invalid_json" | "validation_error" | "missing_content" | "missing_platforms" | "unsupported_platform" | "invalid_scheduled_time" | "scheduled_time_in_past" | "invalid_profile_ids" | "media_not_found" | "missing_file" | "media_url_not_direct" | "media_url_refused" | "unsupported_media_type" | "unsupported_photo_format" | "media_url_unverified" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "api_access_disabled" | "plan_required" | "upload_plan_required" | "profile_scope_denied" | "quota_exceeded" | "storage_quota_exceeded" | "invalid_signature" | "post_not_found" | "not_found" | "method_not_allowed" | "external_id_conflict" | "idempotency_conflict" | "post_not_editable" | "media_gone" | "file_too_large" | "rate_limited" | "internal_error" | "not_available" | "service_unavailable" | "upstream_timeout";
+            code: "invalid_json" | "validation_error" | "missing_content" | "missing_platforms" | "unsupported_platform" | "invalid_scheduled_time" | "scheduled_time_in_past" | "invalid_profile_ids" | "media_not_found" | "missing_file" | "media_url_not_direct" | "media_url_refused" | "unsupported_media_type" | "unsupported_photo_format" | "media_url_unverified" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "api_access_disabled" | "plan_required" | "upload_plan_required" | "profile_scope_denied" | "quota_exceeded" | "storage_quota_exceeded" | "invalid_signature" | "post_not_found" | "schedule_not_found" | "not_found" | "method_not_allowed" | "external_id_conflict" | "idempotency_conflict" | "post_not_editable" | "schedule_not_applicable" | "media_gone" | "file_too_large" | "rate_limited" | "internal_error" | "not_available" | "service_unavailable" | "upstream_timeout";
             details?: unknown;
             error: string;
         };
@@ -2328,7 +2456,10 @@ export interface operations {
     getMedia: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the asset is unchanged (the signed URL of that answer keeps working until its expiry). */
+                "If-None-Match"?: string;
+            };
             path: {
                 mediaId: string;
             };
@@ -2818,8 +2949,12 @@ export interface operations {
                     /** @description One or more platforms. */
                     platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
                     profileIds?: string[];
-                    /** @description ISO 8601 with Z or an offset, in the future. */
+                    /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
+                    schedule?: string;
+                    /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
                     scheduledTime?: string;
+                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
+                    timezone?: string;
                     /** @description Required for TikTok (max 150) and YouTube. */
                     title?: string;
                 };
@@ -2836,7 +2971,16 @@ export interface operations {
                         postIds: string[];
                         /** Format: date-time */
                         scheduledTime: string;
+                        /** @description With schedule: the slot each post took (scheduledTime above is the earliest). */
+                        slots?: {
+                            postId: string;
+                            profileId: string;
+                            /** Format: date-time */
+                            scheduledTime: string;
+                        }[];
                         status: string;
+                        /** @description The timezone the request named, echoed; scheduledTime is the UTC instant chosen. */
+                        timezone?: string;
                     };
                 };
             };
@@ -2850,7 +2994,16 @@ export interface operations {
                         postIds: string[];
                         /** Format: date-time */
                         scheduledTime: string;
+                        /** @description With schedule: the slot each post took (scheduledTime above is the earliest). */
+                        slots?: {
+                            postId: string;
+                            profileId: string;
+                            /** Format: date-time */
+                            scheduledTime: string;
+                        }[];
                         status: string;
+                        /** @description The timezone the request named, echoed; scheduledTime is the UTC instant chosen. */
+                        timezone?: string;
                     };
                 };
             };
@@ -2918,8 +3071,14 @@ export interface operations {
     };
     getPost: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                timeout?: number;
+                waitFor?: "final";
+            };
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the post is unchanged. */
+                "If-None-Match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2962,6 +3121,18 @@ export interface operations {
                             /** @description What happened and what to do, in a sentence a person can act on. */
                             message: string;
                         }[];
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error";
                     };
                 };
             };
@@ -3205,8 +3376,10 @@ export interface operations {
                             thumbnailUrl?: string;
                         };
                     };
-                    /** @description ISO 8601 with Z or an offset, in the future. Setting it on a draft schedules the draft. */
+                    /** @description ISO 8601 with Z or an offset (or a local time without offset together with timezone), in the future. Setting it on a draft schedules the draft. */
                     scheduledTime?: string;
+                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
+                    timezone?: string;
                     title?: string;
                 };
             };
@@ -3533,6 +3706,174 @@ export interface operations {
             };
         };
     };
+    bulkCreatePosts: {
+        parameters: {
+            query?: {
+                atomic?: string;
+                dryRun?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    caption?: string;
+                    category?: string;
+                    externalId?: string;
+                    mediaId?: string;
+                    /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
+                    mediaUrls?: string[];
+                    /** @description Per-platform settings. */
+                    platformMeta?: {
+                        facebook?: {
+                            /**
+                             * Format: uri
+                             * @description An http(s) link without credentials in it.
+                             */
+                            coverUrl?: string;
+                            /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
+                            reel?: boolean;
+                        };
+                        instagram?: {
+                            /**
+                             * Format: uri
+                             * @description Reel cover image: an http(s) link without credentials in it.
+                             */
+                            coverUrl?: string;
+                            /** @description Whether a reel also appears in the feed. */
+                            shareToFeed?: boolean;
+                            /** @description Publish the single image or video as a story. */
+                            story?: boolean;
+                            /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
+                            thumbOffsetMs?: number;
+                        };
+                        tiktok?: {
+                            brandContentOptIn?: boolean;
+                            brandOrganicOptIn?: boolean;
+                            commercialContentDisclosure?: boolean;
+                            disableComment?: boolean;
+                            disableDuet?: boolean;
+                            disableStitch?: boolean;
+                            privacyLevel?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
+                            videoCoverTimestampMs?: number;
+                        };
+                        youtube?: {
+                            madeForKids?: boolean;
+                            /** @description Default: YOUTUBE_DEFAULT_PRIVACY. */
+                            privacyStatus?: "public" | "unlisted" | "private";
+                            /**
+                             * Format: date-time
+                             * @description Scheduled publication on YouTube; needs privacyStatus private.
+                             */
+                            publishAt?: string;
+                            /**
+                             * Format: uri
+                             * @description An http(s) link without credentials in it.
+                             */
+                            thumbnailUrl?: string;
+                        };
+                    };
+                    /** @description One or more platforms. */
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
+                    profileIds?: string[];
+                    /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
+                    schedule?: string;
+                    /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
+                    scheduledTime?: string;
+                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
+                    timezone?: string;
+                    /** @description Required for TikTok (max 150) and YouTube. */
+                    title?: string;
+                }[];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: ({
+                            postIds: string[];
+                            /** @description 1-based row (CSV: record after the header). */
+                            row: number;
+                        } | {
+                            code: string;
+                            error: string;
+                            field?: string;
+                            row: number;
+                        })[];
+                        /** @description False when nothing was stored: dryRun, or atomic with a refused row. */
+                        stored: boolean;
+                    };
+                };
+            };
+            /** @description `validation_error`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "invalid_json";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     createDraft: {
         parameters: {
             query?: never;
@@ -3602,8 +3943,12 @@ export interface operations {
                     /** @description One or more platforms. */
                     platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
                     profileIds?: string[];
-                    /** @description ISO 8601 with Z or an offset, in the future. */
+                    /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
+                    schedule?: string;
+                    /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
                     scheduledTime?: string;
+                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
+                    timezone?: string;
                     /** @description Required for TikTok (max 150) and YouTube. */
                     title?: string;
                 };
@@ -3621,6 +3966,8 @@ export interface operations {
                         scheduledTime: string | null;
                         /** @constant */
                         status: "draft";
+                        /** @description The timezone the request named, echoed; scheduledTime is the UTC instant chosen. */
+                        timezone?: string;
                     };
                 };
             };
@@ -3635,6 +3982,8 @@ export interface operations {
                         scheduledTime: string | null;
                         /** @constant */
                         status: "draft";
+                        /** @description The timezone the request named, echoed; scheduledTime is the UTC instant chosen. */
+                        timezone?: string;
                     };
                 };
             };
@@ -3647,6 +3996,123 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "validation_error" | "invalid_json";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    exportPosts: {
+        parameters: {
+            query?: {
+                category?: string;
+                format?: "csv" | "json";
+                from?: string;
+                platform?: string;
+                profileId?: string;
+                status?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        caption: string;
+                        category: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        externalId: string | null;
+                        failedReason: string | null;
+                        id: string;
+                        mediaUrls: string[];
+                        permalink: string | null;
+                        platformMeta: {
+                            [key: string]: unknown;
+                        } | null;
+                        platforms: string[];
+                        profileIds: string[];
+                        publishedAt: string | null;
+                        /** @description Null only for a draft that has no time yet. */
+                        scheduledTime: string | null;
+                        status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
+                        title: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description Set when the post went out but not quite as asked (e.g. YouTube kept it private); empty otherwise. */
+                        warnings: {
+                            /** @description One of youtube_private_lock, tiktok_post_id_pending (more may come). */
+                            code: string;
+                            /** @description What happened and what to do, in a sentence a person can act on. */
+                            message: string;
+                        }[];
+                    }[];
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error";
                     };
                 };
             };
@@ -3769,8 +4235,12 @@ export interface operations {
                     /** @description One or more platforms. */
                     platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
                     profileIds?: string[];
-                    /** @description ISO 8601 with Z or an offset, in the future. */
+                    /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
+                    schedule?: string;
+                    /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
                     scheduledTime?: string;
+                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
+                    timezone?: string;
                     /** @description Required for TikTok (max 150) and YouTube. */
                     title?: string;
                 };
@@ -3787,7 +4257,16 @@ export interface operations {
                         postIds: string[];
                         /** Format: date-time */
                         scheduledTime: string;
+                        /** @description With schedule: the slot each post took (scheduledTime above is the earliest). */
+                        slots?: {
+                            postId: string;
+                            profileId: string;
+                            /** Format: date-time */
+                            scheduledTime: string;
+                        }[];
                         status: string;
+                        /** @description The timezone the request named, echoed; scheduledTime is the UTC instant chosen. */
+                        timezone?: string;
                     };
                 };
             };
@@ -3801,7 +4280,16 @@ export interface operations {
                         postIds: string[];
                         /** Format: date-time */
                         scheduledTime: string;
+                        /** @description With schedule: the slot each post took (scheduledTime above is the earliest). */
+                        slots?: {
+                            postId: string;
+                            profileId: string;
+                            /** Format: date-time */
+                            scheduledTime: string;
+                        }[];
                         status: string;
+                        /** @description The timezone the request named, echoed; scheduledTime is the UTC instant chosen. */
+                        timezone?: string;
                     };
                 };
             };
@@ -3936,8 +4424,12 @@ export interface operations {
                     /** @description One or more platforms. */
                     platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
                     profileIds?: string[];
-                    /** @description ISO 8601 with Z or an offset, in the future. */
+                    /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
+                    schedule?: string;
+                    /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
                     scheduledTime?: string;
+                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
+                    timezone?: string;
                     /** @description Required for TikTok (max 150) and YouTube. */
                     title?: string;
                 };
@@ -4169,8 +4661,12 @@ export interface operations {
                     /** @description One or more platforms. */
                     platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
                     profileIds?: string[];
-                    /** @description ISO 8601 with Z or an offset, in the future. */
+                    /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
+                    schedule?: string;
+                    /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
                     scheduledTime?: string;
+                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
+                    timezone?: string;
                     /** @description Required for TikTok (max 150) and YouTube. */
                     title?: string;
                 };
@@ -4187,7 +4683,16 @@ export interface operations {
                         postIds: string[];
                         /** Format: date-time */
                         scheduledTime: string;
+                        /** @description With schedule: the slot each post took (scheduledTime above is the earliest). */
+                        slots?: {
+                            postId: string;
+                            profileId: string;
+                            /** Format: date-time */
+                            scheduledTime: string;
+                        }[];
                         status: string;
+                        /** @description The timezone the request named, echoed; scheduledTime is the UTC instant chosen. */
+                        timezone?: string;
                     };
                 };
             };
@@ -4201,7 +4706,16 @@ export interface operations {
                         postIds: string[];
                         /** Format: date-time */
                         scheduledTime: string;
+                        /** @description With schedule: the slot each post took (scheduledTime above is the earliest). */
+                        slots?: {
+                            postId: string;
+                            profileId: string;
+                            /** Format: date-time */
+                            scheduledTime: string;
+                        }[];
                         status: string;
+                        /** @description The timezone the request named, echoed; scheduledTime is the UTC instant chosen. */
+                        timezone?: string;
                     };
                 };
             };
@@ -4238,6 +4752,683 @@ export interface operations {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
                         code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            id: string;
+                            name: string;
+                            /** @description Posts per profile per slot (default 1). */
+                            postsPerSlot: number;
+                            /** @description Profiles the schedule serves. */
+                            profileIds: string[];
+                            /** @description Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence. */
+                            slots: {
+                                day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                                /** @description Local wall time HH:MM in the schedule's timezone. */
+                                time: string;
+                            }[];
+                            /** @description IANA time zone the slots are read in (e.g. Europe/Berlin). */
+                            timezone: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    createSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description Posts per profile per slot (default 1). */
+                    postsPerSlot?: number;
+                    /** @description Profiles the schedule serves. */
+                    profileIds: string[];
+                    /** @description Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence. */
+                    slots: {
+                        day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                        /** @description Local wall time HH:MM in the schedule's timezone. */
+                        time: string;
+                    }[];
+                    /** @description IANA time zone the slots are read in (e.g. Europe/Berlin). */
+                    timezone: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An earlier identical request answered again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        name: string;
+                        /** @description Posts per profile per slot (default 1). */
+                        postsPerSlot: number;
+                        /** @description Profiles the schedule serves. */
+                        profileIds: string[];
+                        /** @description Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence. */
+                        slots: {
+                            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                            /** @description Local wall time HH:MM in the schedule's timezone. */
+                            time: string;
+                        }[];
+                        /** @description IANA time zone the slots are read in (e.g. Europe/Berlin). */
+                        timezone: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        name: string;
+                        /** @description Posts per profile per slot (default 1). */
+                        postsPerSlot: number;
+                        /** @description Profiles the schedule serves. */
+                        profileIds: string[];
+                        /** @description Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence. */
+                        slots: {
+                            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                            /** @description Local wall time HH:MM in the schedule's timezone. */
+                            time: string;
+                        }[];
+                        /** @description IANA time zone the slots are read in (e.g. Europe/Berlin). */
+                        timezone: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description `validation_error`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "invalid_json";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        name: string;
+                        /** @description Posts per profile per slot (default 1). */
+                        postsPerSlot: number;
+                        /** @description Profiles the schedule serves. */
+                        profileIds: string[];
+                        /** @description Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence. */
+                        slots: {
+                            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                            /** @description Local wall time HH:MM in the schedule's timezone. */
+                            time: string;
+                        }[];
+                        /** @description IANA time zone the slots are read in (e.g. Europe/Berlin). */
+                        timezone: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        name: string;
+                        /** @description Posts per profile per slot (default 1). */
+                        postsPerSlot: number;
+                        /** @description Profiles the schedule serves. */
+                        profileIds: string[];
+                        /** @description Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence. */
+                        slots: {
+                            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                            /** @description Local wall time HH:MM in the schedule's timezone. */
+                            time: string;
+                        }[];
+                        /** @description IANA time zone the slots are read in (e.g. Europe/Berlin). */
+                        timezone: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    updateSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description Posts per profile per slot (default 1). */
+                    postsPerSlot?: number;
+                    /** @description Profiles the schedule serves. */
+                    profileIds?: string[];
+                    /** @description Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence. */
+                    slots?: {
+                        day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                        /** @description Local wall time HH:MM in the schedule's timezone. */
+                        time: string;
+                    }[];
+                    /** @description IANA time zone the slots are read in (e.g. Europe/Berlin). */
+                    timezone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        id: string;
+                        name: string;
+                        /** @description Posts per profile per slot (default 1). */
+                        postsPerSlot: number;
+                        /** @description Profiles the schedule serves. */
+                        profileIds: string[];
+                        /** @description Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence. */
+                        slots: {
+                            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                            /** @description Local wall time HH:MM in the schedule's timezone. */
+                            time: string;
+                        }[];
+                        /** @description IANA time zone the slots are read in (e.g. Europe/Berlin). */
+                        timezone: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description `validation_error`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "invalid_json";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    previewScheduleSlots: {
+        parameters: {
+            query?: {
+                count?: number;
+                from?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The slot in the schedule's timezone, YYYY-MM-DDTHH:MM. */
+                            local: string;
+                            profiles: {
+                                free: boolean;
+                                profileId: string;
+                                /** @description Queued posts in this slot. */
+                                taken: number;
+                            }[];
+                            /** Format: date-time */
+                            scheduledTime: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
                     };
                 };
             };

@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   invalid_signature: 403,
   // 404
   post_not_found: 404,
+  schedule_not_found: 404,
   not_found: 404,
   // 405
   method_not_allowed: 405,
@@ -41,6 +42,8 @@ export const ERROR_STATUS = {
   external_id_conflict: 409,
   idempotency_conflict: 409,
   post_not_editable: 409,
+  // a create asked for a schedule's next slot and the schedule serves none of its profiles, or has no slot left ahead
+  schedule_not_applicable: 409,
   // 410: the media exists but storage no longer holds its bytes
   media_gone: 410,
   // 413

@@ -4,6 +4,8 @@ export * from './platforms';
 export * from './ids';
 export * from './validation';
 export * from './post';
+export * from './schedule';
+export * from './bulk';
 export * from './events';
 export * from './rpc';
 export * from './routes';

@@ -1,6 +1,9 @@
 /** Every tool the agent endpoint lists (spec 4.3). Each has a REST twin in routes/. */
 export const MCP_TOOL_NAMES = [
   'svc_add_media_from_url',
+  'svc_bulk_create_posts',
+  'svc_create_schedule',
+  'svc_delete_schedule',
   'svc_delete_scheduled_post',
   'svc_draft_post',
   'svc_export_automation_template',
@@ -10,14 +13,18 @@ export const MCP_TOOL_NAMES = [
   'svc_get_connection_health',
   'svc_get_post_approval_status',
   'svc_get_post_status',
+  'svc_get_schedule',
   'svc_get_tiktok_posting_options',
   'svc_import_automation_template',
   'svc_list_connected_social_accounts',
   'svc_list_profiles',
   'svc_list_scheduled_posts',
+  'svc_list_schedules',
+  'svc_preview_schedule_slots',
   'svc_request_post_approval',
   'svc_schedule_post',
   'svc_update_scheduled_post',
+  'svc_update_schedule',
   'svc_upload_media',
   'svc_validate_post_policy',
 ] as const;

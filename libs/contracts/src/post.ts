@@ -69,7 +69,9 @@ export const PostPayloadSchema = Type.Object(
     platforms: Type.Array(Type.Union(PLATFORMS.map((p) => Type.Literal(p))), { minItems: 1, description: 'One or more platforms.' }),
     caption: Type.Optional(Type.String({ maxLength: CAPTION_MAX })),
     title: Type.Optional(Type.String({ description: 'Required for TikTok (max 150) and YouTube.' })),
-    scheduledTime: Type.Optional(Type.String({ description: 'ISO 8601 with Z or an offset, in the future.' })),
+    scheduledTime: Type.Optional(Type.String({ description: 'ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone.' })),
+    schedule: Type.Optional(Type.String({ maxLength: 64, description: 'A schedule id: each profile\'s post takes that profile\'s next free slot (instead of scheduledTime).' })),
+    timezone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence.' })),
     profileIds: Type.Optional(Type.Array(Type.String())),
     mediaUrls: Type.Optional(MediaUrls),
     mediaId: Type.Optional(Type.String()),
@@ -85,6 +87,8 @@ export const CreatePostsResultSchema = Type.Object({
   postIds: Type.Array(Type.String()),
   status: Type.String(),
   scheduledTime: Timestamp,
+  timezone: Type.Optional(Type.String({ description: 'The timezone the request named, echoed; scheduledTime is the UTC instant chosen.' })),
+  slots: Type.Optional(Type.Array(Type.Object({ postId: Type.String(), profileId: Type.String(), scheduledTime: Timestamp }), { description: 'With schedule: the slot each post took (scheduledTime above is the earliest).' })),
 });
 export type CreatePostsResult = Static<typeof CreatePostsResultSchema>;
 
@@ -131,6 +135,7 @@ export const CreateDraftsResultSchema = Type.Object({
   postIds: Type.Array(Type.String()),
   status: Type.Literal('draft'),
   scheduledTime: Type.Union([Timestamp, Type.Null()]),
+  timezone: Type.Optional(Type.String({ description: 'The timezone the request named, echoed; scheduledTime is the UTC instant chosen.' })),
 });
 export type CreateDraftsResult = Static<typeof CreateDraftsResultSchema>;
 
@@ -139,7 +144,8 @@ export const PostUpdateSchema = Type.Object(
   {
     caption: Type.Optional(Type.String({ maxLength: CAPTION_MAX })),
     title: Type.Optional(Type.String()),
-    scheduledTime: Type.Optional(Type.String({ description: 'ISO 8601 with Z or an offset, in the future. Setting it on a draft schedules the draft.' })),
+    scheduledTime: Type.Optional(Type.String({ description: 'ISO 8601 with Z or an offset (or a local time without offset together with timezone), in the future. Setting it on a draft schedules the draft.' })),
+    timezone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence.' })),
     mediaUrls: Type.Optional(MediaUrls),
     mediaId: Type.Optional(Type.String()),
     platformMeta: Type.Optional(PlatformMetaSchema),

@@ -80,6 +80,11 @@ export class ServiceMetrics {
     });
   }
 
+  /** A gauge whose value is read when scraped (e.g. callers waiting in this process). */
+  gaugeOf(name: string, help: string, read: () => number): void {
+    new Gauge({ name, help, registers: [this.registry], collect() { this.set(read()); } });
+  }
+
   rpcServed(rpc: string, outcome: string, seconds: number): void {
     this.rpcServer.observe({ rpc, outcome }, seconds);
   }

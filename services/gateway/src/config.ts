@@ -13,6 +13,7 @@ export const gatewayVars = {
   RATE_LIMIT_ATTEMPTS_PER_IP: int('Credential attempts one client address may make per RATE_LIMIT_ATTEMPTS_WINDOW_SECONDS: sign-in, sign-up, OAuth client registration, token, consent and revocation requests, and every bearer credential refused; past it the address gets 429 on those paths and on any request with a credential until the window ends (0 turns the limit off)', 30, 0),
   RATE_LIMIT_ATTEMPTS_WINDOW_SECONDS: int('Window of RATE_LIMIT_ATTEMPTS_PER_IP, in seconds', 600, 1),
   TRUST_PROXY_HOPS: int('Proxies in front of the gateway (a load balancer, an ingress) whose X-Forwarded-For and X-Forwarded-Proto are believed; 0 when clients reach the gateway directly, so none can name its own address', 0, 0),
+  LONG_POLL_MAX_WAITERS: int('Callers one gateway process keeps waiting for a post\'s outcome (GET /api/v1/posts/{id}?waitFor=final); past it a caller is answered at once with the post as it is', 1000, 0),
   GATEWAY_UPSTREAM_TIMEOUT_MS: int('Longest silence of a service behind a streamed path (pages, OAuth, uploads, files, the agent endpoint): waiting for its answer, or between bytes of a body either way; past it 504 upstream_timeout (a long upload or download that keeps moving is never cut)', 60_000, 1),
   AUTH_HTTP_URL: url('Where auth serves its pages and OAuth endpoints', 'http://127.0.0.1:3001'),
   MEDIA_HTTP_URL: url('Where media serves uploads and files', 'http://127.0.0.1:3002'),

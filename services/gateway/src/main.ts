@@ -1,8 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { runMain } from '@postbus/kit';
 import { bootService, httpMetrics, PrincipalCache, STALE_VERDICT_EVENTS } from '@postbus/service';
+import { Events } from '@postbus/contracts';
 import { readConfig } from './config';
 import { createApp } from './http/app';
+import { PostWaiters } from './http/post-waiters';
 import { proxyTable } from './http/proxy-table';
 import { floodGuards } from './http/flood-guards.factory';
 import { PgRateLimitStore } from './http/rate-limit';
@@ -23,6 +25,19 @@ export async function start(env?: Record<string, string | undefined>) {
   });
   await revocations.start();
 
+  // Waiting callers are woken by the outcome events, heard on a queue of this process.
+  const waiters = new PostWaiters(config.LONG_POLL_MAX_WAITERS);
+  const outcomes = svc.bus.consume({
+    queue: `gateway.post-outcomes.${process.pid}.${Math.random().toString(36).slice(2, 8)}`,
+    perProcess: true,
+    retryDelaysMs: [],
+    events: [Events.postPublished.name, Events.postFailed.name],
+    handler: async (e) => waiters.wake(String((e.data as { postId?: unknown })?.postId)),
+  });
+  await outcomes.start();
+  svc.lifecycle.onStop('post outcomes', () => outcomes.stop());
+  svc.metrics.gaugeOf('postbus_gateway_post_waiters', 'Callers of this gateway process waiting for a post\'s outcome', () => waiters.count);
+
   let baseUrl = config.PUBLIC_BASE_URL;
   const counters = new PgRateLimitStore(svc.ds!);
   // Ended windows are swept now and then; the longest bucket is the attempts window.
@@ -30,7 +45,7 @@ export async function start(env?: Record<string, string | undefined>) {
   const sweep = setInterval(() => counters.forgetEnded(longestWindowMs).catch((err: Error) => svc.logger.warn('rate limit sweep failed', { err: err.message })), 5 * 60_000);
   sweep.unref();
   svc.lifecycle.onStop('rate limit sweep', async () => clearInterval(sweep));
-  const app = createApp({ bus: svc.bus, rpc: svc.bus.rpc, cache, logger: svc.logger, bodyLimit: config.BODY_LIMIT, publicBaseUrl: () => baseUrl, proxies: proxyTable(config), guards: floodGuards(counters, config, svc.logger), trustProxyHops: config.TRUST_PROXY_HOPS, upstreamTimeoutMs: config.GATEWAY_UPSTREAM_TIMEOUT_MS, observeHttp: httpMetrics(svc.metrics, { prefixes: proxyTable(config).map((p) => p.prefix) }) });
+  const app = createApp({ bus: svc.bus, rpc: svc.bus.rpc, cache, logger: svc.logger, bodyLimit: config.BODY_LIMIT, publicBaseUrl: () => baseUrl, proxies: proxyTable(config), guards: floodGuards(counters, config, svc.logger), trustProxyHops: config.TRUST_PROXY_HOPS, upstreamTimeoutMs: config.GATEWAY_UPSTREAM_TIMEOUT_MS, waiters, observeHttp: httpMetrics(svc.metrics, { prefixes: proxyTable(config).map((p) => p.prefix) }) });
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   const port = (server.address() as AddressInfo).port;

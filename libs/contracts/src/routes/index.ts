@@ -3,10 +3,12 @@ import { AutomationRoutes } from './automation';
 import { ConnectionRoutes } from './connections';
 import { MediaRoutes } from './media';
 import { PostRoutes } from './posts';
+import { ScheduleRoutes } from './schedules';
 import { WebhookRoutes } from './webhooks';
 
 export * from './define';
 export * from './posts';
+export * from './schedules';
 export * from './media';
 export * from './connections';
 export * from './webhooks';
@@ -14,4 +16,4 @@ export * from './automation';
 export * from './account';
 
 /** Every REST route of the gateway. Each domain keeps its own file. */
-export const Routes = { ...PostRoutes, ...MediaRoutes, ...ConnectionRoutes, ...WebhookRoutes, ...AutomationRoutes, ...AccountRoutes };
+export const Routes = { ...PostRoutes, ...ScheduleRoutes, ...MediaRoutes, ...ConnectionRoutes, ...WebhookRoutes, ...AutomationRoutes, ...AccountRoutes };

@@ -69,6 +69,7 @@ export const MediaRoutes = {
     scope: 'media:write',
     summary: 'Read a media asset of the account with a fresh signed URL; 404 not_found for a missing one or another account\'s.',
     rpc: Rpc.mediaGet,
+    headers: [{ name: 'If-None-Match', description: 'The ETag of an earlier answer: 304 without a body while the asset is unchanged (the signed URL of that answer keeps working until its expiry).' }],
     response: MediaAssetSchema,
     status: 200,
   },

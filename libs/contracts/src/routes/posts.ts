@@ -12,8 +12,17 @@ import {
   PostUpdateSchema,
   POSTS_PAGE_MAX,
 } from '../post';
+import { BULK_ROWS_MAX, BulkCreateResultSchema, POSTS_EXPORT_MAX } from '../bulk';
 import { Rpc } from '../rpc';
 import type { RouteDef } from './define';
+
+/** Longest wait of GET /api/v1/posts/{id}?waitFor=final, in seconds, and the wait when no timeout is named. */
+export const POST_WAIT_MAX_SECONDS = 30;
+export const POST_WAIT_DEFAULT_SECONDS = 25;
+export const GetPostQuerySchema = Type.Object({
+  waitFor: Type.Optional(Type.Literal('final', { description: 'Wait until the post is posted, failed, cancelled or rejected, or until `timeout`.' })),
+  timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: POST_WAIT_MAX_SECONDS, description: `Seconds to wait with waitFor=final (default ${POST_WAIT_DEFAULT_SECONDS}).` })),
+}, { additionalProperties: false });
 
 /**
  * Tool arguments of a post payload: the payload's schema with `platforms` left open, so that a
@@ -76,8 +85,10 @@ export const PostRoutes = {
     method: 'get',
     path: '/api/v1/posts/{id}',
     scope: 'post:read',
-    summary: 'Read a post: status, publishedAt, permalink, failedReason.',
+    summary: 'Read a post: status, publishedAt, permalink, failedReason. Answers an ETag (304 to a matching If-None-Match); with waitFor=final it waits up to `timeout` seconds for the post to reach posted, failed, cancelled or rejected (header Postbus-Final says whether it has).',
     rpc: Rpc.postsGet,
+    query: GetPostQuerySchema,
+    headers: [{ name: 'If-None-Match', description: 'The ETag of an earlier answer: 304 without a body while the post is unchanged.' }],
     response: PostSchema,
     status: 200,
     tool: {
@@ -231,5 +242,54 @@ export const PostRoutes = {
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       oauthScope: 'mcp:read',
     },
+  },
+  bulkCreatePosts: {
+    id: 'bulkCreatePosts',
+    method: 'post',
+    path: '/api/v1/posts/bulk',
+    scope: 'post:write',
+    summary: `Create up to ${BULK_ROWS_MAX} posts at once from a JSON array of post payloads or a text/csv body (columns: platforms, profileIds, caption, title, mediaUrls, mediaId, scheduledTime, externalId, category, tiktok.privacyLevel, youtube.privacyStatus). Every row is checked like a single create; the answer has one result per row (postIds, or code, error and field). dryRun=true stores nothing; atomic=true stores every row or none.`,
+    rpc: Rpc.postsBulkCreate,
+    body: Type.Array(PostPayloadSchema, { maxItems: BULK_ROWS_MAX }),
+    query: Type.Object({
+      dryRun: Type.Optional(Type.String({ description: 'true: apply every rule (quota included) and store nothing.' })),
+      atomic: Type.Optional(Type.String({ description: 'true: store every row or none (one transaction).' })),
+    }),
+    response: BulkCreateResultSchema,
+    status: 200,
+    tool: {
+      name: 'svc_bulk_create_posts',
+      description: `Create up to ${BULK_ROWS_MAX} posts at once; each row is a post payload as for svc_schedule_post and is checked by the same rules. Answers one result per row (postIds, or code, error and field). dryRun stores nothing; atomic stores every row or none.`,
+      input: Type.Object(
+        {
+          rows: Type.Array(Type.Unknown(), { maxItems: BULK_ROWS_MAX, description: 'Post payloads, as for svc_schedule_post.' }),
+          dryRun: Type.Optional(Type.Boolean()),
+          atomic: Type.Optional(Type.Boolean()),
+        },
+        { additionalProperties: false },
+      ),
+      toRpc: (args) => args,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+      oauthScope: 'mcp:write',
+    },
+  },
+  exportPosts: {
+    id: 'exportPosts',
+    method: 'get',
+    path: '/api/v1/posts/export',
+    scope: 'post:read',
+    summary: `Every post matching the list filters (at most ${POSTS_EXPORT_MAX}, newest first) as CSV in the bulk import's columns, or as a JSON array.`,
+    rpc: Rpc.postsList,
+    query: Type.Object({
+      format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('json')], { description: 'Default csv.' })),
+      status: Type.Optional(Type.String()),
+      platform: Type.Optional(Type.String()),
+      profileId: Type.Optional(Type.String()),
+      category: Type.Optional(Type.String()),
+      from: Type.Optional(Type.String()),
+      to: Type.Optional(Type.String()),
+    }),
+    response: Type.Array(PostSchema),
+    status: 200,
   },
 } satisfies Record<string, RouteDef>;

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ApprovalSchema, CreateDraftsResultSchema, CreatePostsResultSchema, PolicyCheckSchema, PostListFilterSchema, PostPageSchema, PostSchema } from '../post';
+import { BULK_ROWS_MAX, BulkCreateResultSchema } from '../bulk';
 import { defineRpc } from './define';
 
 export const CreateModeSchema = Type.Union([Type.Literal('posts'), Type.Literal('schedule'), Type.Literal('publish')]);
@@ -30,4 +31,9 @@ export const PostsRpc = {
   ),
   postsGetApproval: defineRpc('posts.approvals.get', Type.Object({ id: Type.String() }), ApprovalSchema),
   postsValidate: defineRpc('posts.validate', Type.Object({ body: Type.Unknown() }), PolicyCheckSchema),
+  postsBulkCreate: defineRpc(
+    'posts.bulk.create',
+    Type.Object({ rows: Type.Array(Type.Unknown(), { maxItems: BULK_ROWS_MAX }), dryRun: Type.Optional(Type.Boolean()), atomic: Type.Optional(Type.Boolean()) }),
+    BulkCreateResultSchema,
+  ),
 };

@@ -8,10 +8,13 @@ import { deprecationNotice } from './deprecation';
 import { discoveryRouter } from './discovery';
 import { errorHandler, notFound } from './errors';
 import { countRefusedKey, credentialLimit, proxyGuard, refusedAddressFirst, type FloodGuards } from './flood-guards';
+import { answeredNotModified } from './conditional-get';
 import { healthHandler } from './health';
+import { PostWaiters } from './post-waiters';
 import { proxyTo, type ProxyRoute } from './proxy';
 import { requestId } from './request-id';
 import { strictTransportSecurity } from './strict-transport';
+import { FINAL_HEADER, isFinal, readWhenFinal, waitQuery } from './wait-for-outcome';
 
 export interface GatewayDeps {
   bus: Bus;
@@ -30,7 +33,11 @@ export interface GatewayDeps {
   observeHttp?: RequestHandler;
   /** Longest silence of a service behind a proxied path (GATEWAY_UPSTREAM_TIMEOUT_MS). */
   upstreamTimeoutMs?: number;
+  /** Callers waiting for a post's outcome, woken by result events (LONG_POLL_MAX_WAITERS). */
+  waiters?: PostWaiters;
 }
+
+const DEFAULT_MAX_WAITERS = 1000;
 
 export function createApp(deps: GatewayDeps): Express {
   const app = express();
@@ -51,6 +58,8 @@ export function createApp(deps: GatewayDeps): Express {
     });
   }
   app.use(express.json({ limit: deps.bodyLimit, type: ['application/json', 'application/*+json'] }));
+  // Bulk creates may send CSV; bounded like JSON.
+  app.use(express.text({ limit: deps.bodyLimit, type: 'text/csv' }));
 
   app.use(discoveryRouter(deps.publicBaseUrl));
 
@@ -61,11 +70,18 @@ export function createApp(deps: GatewayDeps): Express {
   const before = deps.guards ? refusedAddressFirst(deps.guards) : pass;
   const refused: ErrorRequestHandler = deps.guards ? countRefusedKey(deps.guards) : (err, _req, _res, next) => next(err);
   const limit = deps.guards ? credentialLimit(deps.guards) : pass;
+  const waiters = deps.waiters ?? new PostWaiters(DEFAULT_MAX_WAITERS);
   for (const b of bindings) {
     app[b.route.method](expressPath(b.route.path), before, auth(b.route.scope), refused, deprecationNotice(b.route.scope, deps.publicBaseUrl), limit, async (req: Request, res: Response) => {
       const principal = req.user as Principal;
-      const data = await deps.rpc.call(b.route.rpc, b.input(req) as never, principal, { timeoutMs: b.timeoutMs });
+      if (b.serve) return b.serve({ rpc: deps.rpc, principal, req, res });
+      const read = () => deps.rpc.call(b.route.rpc, b.input(req) as never, principal, { timeoutMs: b.timeoutMs }) as Promise<any>;
+      const wait = b.waitsForOutcome ? waitQuery(req) : undefined;
+      const data = wait ? await readWhenFinal(waiters, req.params.id as string, wait.waitMs, res, read) : await read();
+      if (data === undefined) return; // the caller went away while waiting
       const { status, body } = b.reply ? b.reply(data) : { status: b.route.status, body: data };
+      if (b.waitsForOutcome) res.setHeader(FINAL_HEADER, String(isFinal(body)));
+      if (b.version && status === 200 && answeredNotModified(req, res, b.version(body))) return;
       res.status(status).json(body);
     });
   }

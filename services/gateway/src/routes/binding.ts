@@ -1,5 +1,6 @@
-import type { Request } from 'express';
-import type { RouteDef } from '@postbus/contracts';
+import type { Request, Response } from 'express';
+import type { RpcClient } from '@postbus/bus';
+import type { Principal, RouteDef } from '@postbus/contracts';
 
 /** How a route's HTTP request becomes its RPC input, and its answer becomes the body. */
 export interface RouteBinding {
@@ -9,6 +10,12 @@ export interface RouteBinding {
   reply?(data: any): { status: number; body: unknown };
   /** Deadline of the RPC when the default RPC_TIMEOUT_MS is too short (e.g. a link import). */
   timeoutMs?: number;
+  /** Answers the request itself, for routes whose answer is not one RPC's JSON data (CSV bodies, exports paged through the list). */
+  serve?(ctx: { rpc: RpcClient; principal: Principal; req: Request; res: Response }): Promise<void>;
+  /** The fields of a 200 answer that make its version: the answer carries an ETag and meets If-None-Match with 304. */
+  version?(body: any): unknown;
+  /** The route takes ?waitFor=final&timeout= and waits for the post's outcome (GET /api/v1/posts/{id}). */
+  waitsForOutcome?: boolean;
 }
 
 /** /api/v1/posts/{id} → /api/v1/posts/:id */

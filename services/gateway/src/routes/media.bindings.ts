@@ -18,7 +18,8 @@ export const mediaBindings: RouteBinding[] = [
     reply: ({ deduplicated, ...body }) => ({ status: deduplicated ? 200 : 201, body }),
     timeoutMs: MEDIA_IMPORT_RPC_TIMEOUT_MS,
   },
-  { route: Routes.getMedia, input: (req) => ({ mediaId: req.params.mediaId }) },
+  // The signed URL is fresh on every read; the asset's version is the rest.
+  { route: Routes.getMedia, input: (req) => ({ mediaId: req.params.mediaId }), version: ({ url: _url, ...asset }) => asset },
   { route: Routes.listMedia, input: listQuery },
   { route: Routes.deleteMedia, input: (req) => ({ mediaId: req.params.mediaId }) },
 ];

@@ -47,7 +47,7 @@ export const postBindings: RouteBinding[] = [
   { route: Routes.createDraft, input: (req) => ({ body: req.body ?? null, idempotencyKey: idempotencyKey(req) }), reply: createReply },
   { route: Routes.validatePost, input: (req) => ({ body: req.body ?? null }) },
   { route: Routes.listPosts, input: listInput },
-  { route: Routes.getPost, input: (req) => ({ id: req.params.id }) },
+  { route: Routes.getPost, input: (req) => ({ id: req.params.id }), version: (post) => post, waitsForOutcome: true },
   { route: Routes.updatePost, input: (req) => ({ id: req.params.id, patch: req.body ?? null }) },
   { route: Routes.cancelPost, input: (req) => ({ id: req.params.id }) },
   { route: Routes.requestApproval, input: (req) => ({ id: req.params.id }), reply: approvalReply },

@@ -4,9 +4,11 @@ import type { RouteBinding } from './binding';
 import { connectionBindings } from './connections.bindings';
 import { mediaBindings } from './media.bindings';
 import { postBindings } from './posts.bindings';
+import { postBulkBindings } from './posts-bulk.bindings';
+import { scheduleBindings } from './schedules.bindings';
 import { webhookBindings } from './webhooks.bindings';
 
 export * from './binding';
 
 /** Every JSON route the gateway serves over RPC. Each domain keeps its own bindings file. */
-export const bindings: RouteBinding[] = [...postBindings, ...mediaBindings, ...connectionBindings, ...webhookBindings, ...automationBindings, ...accountBindings];
+export const bindings: RouteBinding[] = [...postBulkBindings, ...postBindings, ...scheduleBindings, ...mediaBindings, ...connectionBindings, ...webhookBindings, ...automationBindings, ...accountBindings];

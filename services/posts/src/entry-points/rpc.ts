@@ -3,6 +3,7 @@ import type { RpcServer } from '@postbus/bus';
 import type { ApprovalPorts } from '../approvals/approvals.ports';
 import { getApproval } from '../approvals/get-approval.use-case';
 import { requestApproval } from '../approvals/request-approval.use-case';
+import { bulkCreate } from '../posts/bulk-create.use-case';
 import { cancelPost } from '../posts/cancel-post.use-case';
 import { createDrafts } from '../posts/create-drafts.use-case';
 import { createPosts } from '../posts/create-posts.use-case';
@@ -11,6 +12,7 @@ import { findOwnPost } from '../posts/post-access';
 import { toPost } from '../posts/post.repository';
 import { updatePost } from '../posts/update-post.use-case';
 import { validatePost } from '../posts/validate-post.use-case';
+import { createSchedule, deleteSchedule, getSchedule, listSchedules, previewSlots, updateSchedule } from '../schedules/schedules.use-cases';
 
 /** One line per command: the input is validated against its contract by the RPC server. */
 export function registerRpc(rpc: RpcServer, ports: ApprovalPorts): void {
@@ -23,4 +25,11 @@ export function registerRpc(rpc: RpcServer, ports: ApprovalPorts): void {
   rpc.handle(Rpc.postsRequestApproval, ({ id }, { principal }) => requestApproval(ports, principal, id));
   rpc.handle(Rpc.postsGetApproval, ({ id }, { principal }) => getApproval(ports, principal, id));
   rpc.handle(Rpc.postsValidate, ({ body }, { principal }) => validatePost(ports, principal, body));
+  rpc.handle(Rpc.schedulesCreate, ({ body }, { principal }) => createSchedule(ports, principal, body));
+  rpc.handle(Rpc.schedulesList, (_input, { principal }) => listSchedules(ports, principal));
+  rpc.handle(Rpc.schedulesGet, ({ id }, { principal }) => getSchedule(ports, principal, id));
+  rpc.handle(Rpc.schedulesUpdate, ({ id, patch }, { principal }) => updateSchedule(ports, principal, id, patch));
+  rpc.handle(Rpc.schedulesDelete, ({ id }, { principal }) => deleteSchedule(ports, principal, id));
+  rpc.handle(Rpc.schedulesSlots, (input, { principal }) => previewSlots(ports, principal, input));
+  rpc.handle(Rpc.postsBulkCreate, (input, { principal }) => bulkCreate(ports, principal, input));
 }

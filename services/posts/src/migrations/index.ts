@@ -4,5 +4,6 @@ import { DraftsAndApprovals1732200000002 } from './1732200000002-drafts-and-appr
 import { MonthlyPostCounts1732200000003 } from './1732200000003-monthly-post-counts';
 import { Redispatch1732200000004 } from './1732200000004-redispatch';
 import { PostWarnings1732200000005 } from './1732200000005-post-warnings';
+import { Schedules1732200000006 } from './1732200000006-schedules';
 
-export const migrations = [CreateOutbox1732200000000, CreatePosts1732200000001, DraftsAndApprovals1732200000002, MonthlyPostCounts1732200000003, Redispatch1732200000004, PostWarnings1732200000005];
+export const migrations = [CreateOutbox1732200000000, CreatePosts1732200000001, DraftsAndApprovals1732200000002, MonthlyPostCounts1732200000003, Redispatch1732200000004, PostWarnings1732200000005, Schedules1732200000006];

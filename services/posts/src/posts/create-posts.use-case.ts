@@ -1,5 +1,5 @@
 import type { CreatePostsResult, Principal } from '@postbus/contracts';
-import { assertPostPayload, parseTimestamp } from './post-payload.rules';
+import { assertPostPayload, scheduledInstantOf } from './post-payload.rules';
 import type { PostsPorts } from './posts.ports';
 import { storePosts, type StoreRequest } from './store-posts';
 
@@ -9,7 +9,7 @@ export type CreateMode = 'posts' | 'schedule' | 'publish';
 export async function createPosts(ports: PostsPorts, principal: Principal, mode: CreateMode, body: unknown, request: Pick<StoreRequest, 'idempotencyKey' | 'callId'> = {}): Promise<CreatePostsResult & { replayed: boolean }> {
   const now = ports.clock();
   const payload = assertPostPayload(body, { now, requireScheduledTime: mode === 'schedule' });
-  const scheduledTime = payload.scheduledTime ? parseTimestamp(payload.scheduledTime)! : ports.nextTick(now);
-  const stored = await storePosts(ports, principal, { payload, status: 'scheduled', scheduledTime, ...request });
-  return { ...stored, scheduledTime: stored.scheduledTime! };
+  const scheduledTime = payload.scheduledTime ? scheduledInstantOf(payload)! : ports.nextTick(now);
+  const stored = await storePosts(ports, principal, { payload, status: 'scheduled', scheduledTime, queue: payload.schedule, ...request });
+  return { ...stored, scheduledTime: stored.scheduledTime!, ...(payload.timezone && { timezone: payload.timezone }) };
 }

@@ -7,6 +7,8 @@ export interface StoredAnswer {
   postIds: string[];
   status: string;
   scheduledTime: string | null;
+  /** A queued create: the slot each post took. */
+  slots?: { postId: string; profileId: string; scheduledTime: string }[];
 }
 /** `call`: the RPC's call id, the same when the broker redelivers a request whose replica died before answering. */
 export type ReplayKey = ['external' | 'idempotency' | 'call', string];

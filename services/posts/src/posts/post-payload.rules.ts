@@ -11,6 +11,7 @@ import {
   type Platform,
   type PostPayload,
 } from '@postbus/contracts';
+import { instantOfWallTime, isWallTime, zoneOf } from './local-time';
 import { mediaLinkProblems } from './media-links.rules';
 
 export const THREADS_TEXT_MAX = 500;
@@ -30,6 +31,16 @@ export function parseTimestamp(value: unknown): Date | undefined {
   if (typeof value !== 'string' || !ISO_WITH_OFFSET.test(value)) return undefined;
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? undefined : d;
+}
+
+/**
+ * The instant scheduledTime names: as given when it carries an offset, read as local time in
+ * `timezone` when it does not (gap and overlap rules in local-time.ts); never a guess without one.
+ */
+export function scheduledInstantOf(b: { scheduledTime?: unknown; timezone?: unknown }): Date | undefined {
+  const zone = zoneOf(b.timezone);
+  if (zone && isWallTime(b.scheduledTime)) return instantOfWallTime(b.scheduledTime, zone);
+  return parseTimestamp(b.scheduledTime);
 }
 
 /**
@@ -60,18 +71,26 @@ export function checkPostPayload(body: unknown, opts: { now: Date; requireSchedu
     problems.push({ code: 'missing_content', message: 'A post needs a caption, mediaUrls or a mediaId.' });
   }
 
+  const unknownZone = b.timezone !== undefined && !zoneOf(b.timezone);
+  if (unknownZone) {
+    problems.push({ code: 'validation_error', message: 'timezone must be an IANA time zone name such as Europe/Berlin or America/New_York.', field: 'timezone' });
+  }
+  const queued = b.schedule !== undefined;
+  if (queued && b.scheduledTime !== undefined) problems.push({ code: 'validation_error', message: 'Give schedule (take the next free slot) or scheduledTime, not both.', field: 'schedule' });
   if (b.scheduledTime === undefined || b.scheduledTime === null) {
-    if (opts.requireScheduledTime) problems.push({ code: 'invalid_scheduled_time', message: 'scheduledTime is required: an ISO 8601 datetime with Z or an offset, in the future.', field: 'scheduledTime' });
+    if (opts.requireScheduledTime && !queued) problems.push({ code: 'invalid_scheduled_time', message: 'scheduledTime is required: an ISO 8601 datetime with Z or an offset, in the future.', field: 'scheduledTime' });
   } else {
-    const at = parseTimestamp(b.scheduledTime);
-    if (!at) problems.push({ code: 'invalid_scheduled_time', message: 'scheduledTime must be an ISO 8601 datetime with Z or an offset, e.g. 2026-12-01T09:30:00Z.', field: 'scheduledTime' });
-    else if (at.getTime() <= opts.now.getTime()) problems.push({ code: 'scheduled_time_in_past', message: `scheduledTime ${b.scheduledTime} is not in the future.`, field: 'scheduledTime' });
+    const at = scheduledInstantOf(b);
+    // A local time with an unknown zone is refused for the zone alone, reported above.
+    const zoneIsTheProblem = unknownZone && isWallTime(b.scheduledTime);
+    if (!at && !zoneIsTheProblem) problems.push({ code: 'invalid_scheduled_time', message: 'scheduledTime must be an ISO 8601 datetime with Z or an offset, e.g. 2026-12-01T09:30:00Z, or a local time such as 2026-12-01T09:30:00 together with timezone.', field: 'scheduledTime' });
+    else if (at && at.getTime() <= opts.now.getTime()) problems.push({ code: 'scheduled_time_in_past', message: `scheduledTime ${b.scheduledTime} is not in the future.`, field: 'scheduledTime' });
   }
 
   // The remaining shape (types, lengths, unknown fields) through the contract schema.
   const check = compile(PostPayloadSchema);
   if (!check(body)) {
-    const rest = (check.errors ?? []).filter((e) => !e.instancePath.startsWith('/platforms') && !e.instancePath.startsWith('/scheduledTime'));
+    const rest = (check.errors ?? []).filter((e) => !['/platforms', '/scheduledTime', '/timezone'].some((path) => e.instancePath.startsWith(path)));
     if (rest.length) problems.push({ code: 'validation_error', message: describeErrors(rest) });
   }
   problems.push(...mediaLinkProblems(b, platforms));

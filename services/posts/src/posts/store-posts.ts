@@ -6,6 +6,7 @@ import { postMediaOf } from './resolve-media';
 import { resolveProfiles } from './resolve-profiles';
 import { assertTikTokPhotos } from './tiktok-photos.rules';
 import { lockAccount, quotasOf, storeWithinQuota } from './scheduling-quota';
+import { takeNextSlots } from '../schedules/queue-posts';
 
 export interface StoreRequest {
   /** A payload that passed the posting rules. */
@@ -15,6 +16,8 @@ export interface StoreRequest {
   idempotencyKey?: string;
   /** The RPC call that asked: a redelivered request answers what the first delivery stored. */
   callId?: string;
+  /** A schedule id: each row takes its profile's next free slot there instead of scheduledTime. */
+  queue?: string;
 }
 
 /**
@@ -54,10 +57,10 @@ export async function storePosts(ports: PostsPorts, principal: Principal, req: S
     category: payload.category ?? null,
     scheduled_time: req.scheduledTime,
   }));
-  const answer: StoredAnswer = { postIds: rows.map((r) => r.id), status: req.status, scheduledTime: req.scheduledTime?.toISOString() ?? null };
+  let answer: StoredAnswer = { postIds: rows.map((r) => r.id), status: req.status, scheduledTime: req.scheduledTime?.toISOString() ?? null };
 
   const quota = { accountId: principal.accountId, perMonth: quotas.scheduledPostsPerMonth, now: ports.clock() };
-  if (!keys.length) {
+  if (!keys.length && !req.queue) {
     await storeWithinQuota(ports.ds, ports.posts, rows, quota);
     return { ...answer, replayed: false };
   }
@@ -69,10 +72,20 @@ export async function storePosts(ports: PostsPorts, principal: Principal, req: S
       const raced = await findReplay(m, principal.accountId, clientKeys, hash);
       if (raced) return { ...raced.answer, replayed: true };
     }
+    if (req.queue) {
+      await takeNextSlots(m, principal, req.queue, rows, quota.now);
+      answer = queuedAnswer(answer, rows);
+    }
     await recordAnswer(m, principal.accountId, keys, hash, answer);
     await storeWithinQuota(m, ports.posts, rows, quota);
     return { ...answer, replayed: false };
   });
+}
+
+/** A queued create answers the earliest slot taken, and each post's own slot. */
+function queuedAnswer(answer: StoredAnswer, rows: NewPost[]): StoredAnswer {
+  const slots = rows.map((r) => ({ postId: r.id, profileId: r.profile_id, scheduledTime: r.scheduled_time!.toISOString() }));
+  return { ...answer, scheduledTime: slots.map((s) => s.scheduledTime).sort()[0], slots };
 }
 
 /** Awaits every promise, then answers their values or throws the first failure in list order (not in time order). */

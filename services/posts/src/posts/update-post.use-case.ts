@@ -1,6 +1,6 @@
 import { AppError, compile, describeErrors, PostUpdateSchema, type Platform, type Post, type PostUpdate, type Principal } from '@postbus/contracts';
 import { findOwnPost, notEditable } from './post-access';
-import { assertPostPayload, parseTimestamp } from './post-payload.rules';
+import { assertPostPayload, scheduledInstantOf } from './post-payload.rules';
 import { EDITABLE_STATUSES, toPost, type PostChanges, type PostRow } from './post.repository';
 import type { PostsPorts } from './posts.ports';
 import { postMediaOf } from './resolve-media';
@@ -30,7 +30,7 @@ export async function updatePost(ports: PostsPorts, principal: Principal, id: st
     changes.media_id = patch.mediaId ?? null;
   }
   if (patch.scheduledTime !== undefined) {
-    changes.scheduled_time = parseTimestamp(patch.scheduledTime)!;
+    changes.scheduled_time = scheduledInstantOf(patch)!;
     if (row.status === 'draft') changes.status = 'scheduled';
   }
   if (!Object.keys(changes).length) return toPost(row);
@@ -40,12 +40,12 @@ export async function updatePost(ports: PostsPorts, principal: Principal, id: st
   return toPost(updated);
 }
 
-/** Unknown fields and wrong types; scheduledTime is left to the rules, which give it its own codes. */
+/** Unknown fields and wrong types; scheduledTime and timezone are left to the rules, which name them. */
 function checkPatchShape(input: unknown): PostUpdate {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new AppError('validation_error', 'The body must be a JSON object.');
   const check = compile(PostUpdateSchema);
   if (!check(input)) {
-    const errors = (check.errors ?? []).filter((e) => !e.instancePath.startsWith('/scheduledTime'));
+    const errors = (check.errors ?? []).filter((e) => !e.instancePath.startsWith('/scheduledTime') && !e.instancePath.startsWith('/timezone'));
     if (errors.length) throw new AppError('validation_error', `Invalid update: ${describeErrors(errors)}`);
   }
   return input as PostUpdate;
@@ -62,6 +62,7 @@ function asPayload(row: PostRow, patch: PostUpdate): Record<string, unknown> {
     platformMeta: patch.platformMeta ?? row.platform_meta,
     category: patch.category ?? row.category,
     scheduledTime: patch.scheduledTime,
+    timezone: patch.timezone,
   };
   return Object.fromEntries(Object.entries(payload).filter(([, v]) => v !== undefined && v !== null));
 }

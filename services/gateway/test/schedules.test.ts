@@ -1,0 +1,161 @@
+import { Rpc, SCOPES } from '@postbus/contracts';
+import { createTestEnv, startSystem, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { api } from './posts-api';
+
+let env: TestEnv;
+let system: RunningSystem;
+let account: SeededAccount;
+let other: SeededAccount;
+
+beforeAll(async () => {
+  env = await createTestEnv('posts_schedules');
+  system = await startSystem(env, { RATE_LIMIT_PER_MINUTE: '0' });
+  account = await system.seedAccount({ platforms: ['threads', 'facebook'], plan: 'pro' });
+  other = await system.seedAccount({ platforms: ['threads'], plan: 'pro' });
+});
+afterAll(async () => {
+  await system?.stop();
+  await env?.drop();
+});
+
+const profileOf = (platform: string) => account.profiles.find((p) => p.platform === platform)!.id;
+const call = (method: string, path: string, body?: unknown, key = account.apiKey) => api(system, path, { method, key, body });
+const weekly = (over: Record<string, unknown> = {}) => ({ name: 'weekdays', timezone: 'Europe/Berlin', slots: [{ day: 'sun', time: '02:30' }], profileIds: [profileOf('threads')], ...over });
+const newSchedule = async (over: Record<string, unknown> = {}) => {
+  const r = await call('POST', '/api/v1/schedules', weekly(over));
+  expect(r.status).toBe(201);
+  return r.body.id as string;
+};
+const preview = async (id: string, query: string) => (await call('GET', `/api/v1/schedules/${id}/slots?${query}`)).body.data as { scheduledTime: string; local: string; profiles: { profileId: string; taken: number; free: boolean }[] }[];
+const expectCode = (r: { status: number; body: any }, status: number, code: string) => {
+  expect({ status: r.status, code: r.body?.code }).toEqual({ status, code });
+  expect(r.body.error).toEqual(expect.any(String));
+};
+
+describe('posting schedules', () => {
+  test('when a schedule is created, read, listed, changed and deleted, then each answer is the schedule and it is gone after', async () => {
+    const created = await call('POST', '/api/v1/schedules', weekly());
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ id: expect.stringMatching(/^sch_/), name: 'weekdays', timezone: 'Europe/Berlin', postsPerSlot: 1, profileIds: [profileOf('threads')] });
+    const id = created.body.id;
+    expect((await call('GET', `/api/v1/schedules/${id}`)).body).toEqual(created.body);
+    expect((await call('GET', '/api/v1/schedules')).body.data.map((s: { id: string }) => s.id)).toContain(id);
+    const changed = await call('PATCH', `/api/v1/schedules/${id}`, { name: 'mornings', postsPerSlot: 2 });
+    expect(changed.body).toMatchObject({ id, name: 'mornings', postsPerSlot: 2, timezone: 'Europe/Berlin' });
+    expect((await call('DELETE', `/api/v1/schedules/${id}`)).status).toBe(200);
+    expectCode(await call('GET', `/api/v1/schedules/${id}`), 404, 'schedule_not_found');
+  });
+
+  test('when a field is wrong, then 400 validation_error naming it, and nothing is stored', async () => {
+    const before = (await call('GET', '/api/v1/schedules')).body.data.length;
+    for (const [body, field] of [
+      [weekly({ timezone: 'Mars/Olympus' }), 'timezone'],
+      [weekly({ slots: [{ day: 'sun', time: '24:00' }] }), 'time'],
+      [weekly({ slots: [{ day: 'someday', time: '10:00' }] }), 'day'],
+      [weekly({ slots: [] }), 'slots'],
+      [weekly({ postsPerSlot: 0 }), 'postsPerSlot'],
+      [weekly({ extra: true }), 'extra'],
+    ] as const) {
+      const r = await call('POST', '/api/v1/schedules', body);
+      expectCode(r, 400, 'validation_error');
+      expect(r.body.error).toContain(field);
+    }
+    expectCode(await call('POST', '/api/v1/schedules', weekly({ profileIds: ['prf_missing'] })), 400, 'invalid_profile_ids');
+    expect((await call('GET', '/api/v1/schedules')).body.data.length).toBe(before);
+  });
+
+  test('when another account or a key limited to other profiles asks, then the schedule does not exist for it', async () => {
+    const id = await newSchedule({ profileIds: [profileOf('threads'), profileOf('facebook')] });
+    expectCode(await call('GET', `/api/v1/schedules/${id}`, undefined, other.apiKey), 404, 'schedule_not_found');
+    expectCode(await call('PATCH', `/api/v1/schedules/${id}`, { name: 'x' }, other.apiKey), 404, 'schedule_not_found');
+    const { key: limited } = await system.bus.rpc.call(Rpc.authIssueKey, { accountId: account.accountId, userId: account.userId, name: 'threads only', scopes: [...SCOPES], profileIds: [profileOf('threads')] });
+    expectCode(await call('GET', `/api/v1/schedules/${id}`, undefined, limited), 404, 'schedule_not_found');
+    expect((await call('GET', '/api/v1/schedules', undefined, limited)).body.data.map((s: { id: string }) => s.id)).not.toContain(id);
+    expectCode(await call('POST', '/api/v1/schedules', weekly({ profileIds: [profileOf('facebook')] }), limited), 403, 'profile_scope_denied');
+    const { key: reader } = await system.bus.rpc.call(Rpc.authIssueKey, { accountId: account.accountId, userId: account.userId, name: 'reader', scopes: ['post:read'], profileIds: 'all' });
+    expectCode(await call('POST', '/api/v1/schedules', weekly(), reader), 403, 'insufficient_scope');
+    expect((await call('GET', `/api/v1/schedules/${id}`, undefined, reader)).status).toBe(200);
+  });
+
+  test('when slots fall in a clock change, then a skipped one fires at the first valid minute after and a repeated one once, at its first occurrence', async () => {
+    const berlin = await newSchedule({ slots: [{ day: 'sun', time: '02:30' }] });
+    expect((await preview(berlin, 'from=2027-03-22T00:00:00Z&count=2')).map((s) => [s.scheduledTime, s.local])).toEqual([
+      ['2027-03-28T01:00:00.000Z', '2027-03-28T03:00'],
+      ['2027-04-04T00:30:00.000Z', '2027-04-04T02:30'],
+    ]);
+    expect((await preview(berlin, 'from=2027-10-25T00:00:00Z&count=2')).map((s) => s.scheduledTime)).toEqual(['2027-10-31T00:30:00.000Z', '2027-11-07T01:30:00.000Z']);
+
+    const newYork = await newSchedule({ timezone: 'America/New_York', slots: [{ day: 'sun', time: '02:30' }, { day: 'sun', time: '01:30' }] });
+    expect((await preview(newYork, 'from=2027-03-13T00:00:00Z&count=2')).map((s) => s.scheduledTime)).toEqual(['2027-03-14T06:30:00.000Z', '2027-03-14T07:00:00.000Z']);
+    expect((await preview(newYork, 'from=2027-11-06T00:00:00Z&count=2')).map((s) => s.scheduledTime)).toEqual(['2027-11-07T05:30:00.000Z', '2027-11-07T07:30:00.000Z']);
+
+    const lordHowe = await newSchedule({ timezone: 'Australia/Lord_Howe', slots: [{ day: 'sun', time: '02:15' }] });
+    expect((await preview(lordHowe, 'from=2027-09-30T00:00:00Z&count=1'))[0]).toMatchObject({ scheduledTime: '2027-10-02T15:30:00.000Z', local: '2027-10-03T02:30' });
+
+    const kathmandu = await newSchedule({ timezone: 'Asia/Kathmandu', slots: [{ day: 'mon', time: '09:00' }] });
+    expect((await preview(kathmandu, 'from=2027-05-30T00:00:00Z&count=1'))[0]).toMatchObject({ scheduledTime: '2027-05-31T03:15:00.000Z', local: '2027-05-31T09:00' });
+  });
+
+  test('when the preview query is wrong, then 400 validation_error naming the parameter', async () => {
+    const id = await newSchedule();
+    for (const [query, name] of [['count=0', 'count'], ['count=101', 'count'], ['count=abc', 'count'], ['from=tomorrow', 'from']]) {
+      const r = await call('GET', `/api/v1/schedules/${id}/slots?${query}`);
+      expectCode(r, 400, 'validation_error');
+      expect(r.body.error).toContain(name);
+    }
+  });
+});
+
+describe('queueing posts into a schedule', () => {
+  const queued = (schedule: string, extra: Record<string, unknown> = {}) => call('POST', '/api/v1/posts', { platforms: ['threads'], caption: 'queued', schedule, ...extra });
+
+  test('when posts are queued, then each takes the next free slot of its profile, the preview shows them taken, and a cancelled or moved one frees its slot', async () => {
+    const id = await newSchedule({ timezone: 'Asia/Kathmandu', slots: [{ day: 'mon', time: '09:00' }, { day: 'thu', time: '18:45' }] });
+    const slots = (await preview(id, 'count=3')).map((s) => s.scheduledTime);
+
+    const first = await queued(id);
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ scheduledTime: slots[0], slots: [{ postId: first.body.postIds[0], profileId: profileOf('threads'), scheduledTime: slots[0] }] });
+    const second = await queued(id);
+    expect(second.body.scheduledTime).toBe(slots[1]);
+    expect((await call('GET', `/api/v1/posts/${second.body.postIds[0]}`)).body.scheduledTime).toBe(slots[1]);
+    expect((await preview(id, 'count=3')).map((s) => s.profiles[0].free)).toEqual([false, false, true]);
+
+    expect((await call('DELETE', `/api/v1/posts/${first.body.postIds[0]}`)).status).toBe(200);
+    expect((await preview(id, 'count=3')).map((s) => s.profiles[0].free)).toEqual([true, false, true]);
+    expect((await queued(id)).body.scheduledTime).toBe(slots[0]);
+
+    // Moving a queued post to another time frees its slot too.
+    expect((await call('PATCH', `/api/v1/posts/${second.body.postIds[0]}`, { scheduledTime: '2031-01-01T10:00:00Z' })).status).toBe(200);
+    expect((await preview(id, 'count=3')).map((s) => s.profiles[0].free)).toEqual([false, true, true]);
+  });
+
+  test('when several creates queue at once, then no slot takes more than postsPerSlot posts', async () => {
+    const id = await newSchedule({ timezone: 'America/New_York', slots: [{ day: 'tue', time: '10:00' }, { day: 'fri', time: '16:30' }], postsPerSlot: 2 });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => queued(id)));
+    expect(answers.map((a) => a.status)).toEqual(Array(6).fill(201));
+    const perSlot = new Map<string, number>();
+    for (const a of answers) perSlot.set(a.body.scheduledTime, (perSlot.get(a.body.scheduledTime) ?? 0) + 1);
+    expect([...perSlot.values()]).toEqual([2, 2, 2]);
+    expect((await preview(id, 'count=4')).map((s) => s.profiles[0].taken)).toEqual([2, 2, 2, 0]);
+  });
+
+  test('when a queued create is not possible, then it is refused with its own code and nothing is stored', async () => {
+    const id = await newSchedule();
+    const before = (await preview(id, 'count=1'))[0].profiles[0].taken;
+    const both = await queued(id, { scheduledTime: '2030-01-01T10:00:00Z' });
+    expectCode(both, 400, 'validation_error');
+    expect(both.body.error).toMatch(/schedule/);
+    expectCode(await queued('sch_missing'), 404, 'schedule_not_found');
+    expectCode(await call('POST', '/api/v1/posts', { platforms: ['facebook'], caption: 'x', schedule: id }), 409, 'schedule_not_applicable');
+    expectCode(await call('POST', '/api/v1/posts/drafts', { platforms: ['threads'], caption: 'x', schedule: id }), 400, 'validation_error');
+    expect((await preview(id, 'count=1'))[0].profiles[0].taken).toBe(before);
+  });
+
+  test('when /posts/schedule is given a schedule instead of a time, then it queues', async () => {
+    const id = await newSchedule();
+    const r = await call('POST', '/api/v1/posts/schedule', { platforms: ['threads'], caption: 'queued', schedule: id });
+    expect(r.status).toBe(201);
+    expect(r.body.scheduledTime).toBe((await preview(id, 'count=1'))[0].scheduledTime);
+  });
+});
