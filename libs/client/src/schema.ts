@@ -134,6 +134,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Posts whose scheduled time falls in the local days from…to (at most 62) of an IANA timezone (default UTC), grouped by local day, every day listed.
+         * @description Posts whose scheduled time falls in the local days from…to (at most 62) of an IANA timezone (default UTC), grouped by local day, every day listed.
+         *
+         *     Requires scope `post:read`. Agent tool twin: `svc_get_calendar`.
+         */
+        get: operations["getCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/connections": {
         parameters: {
             query?: never;
@@ -790,7 +812,7 @@ export interface components {
     schemas: {
         Error: {
             /** @enum {string} */
-            code: "invalid_json" | "validation_error" | "missing_content" | "missing_platforms" | "unsupported_platform" | "invalid_scheduled_time" | "scheduled_time_in_past" | "invalid_profile_ids" | "media_not_found" | "missing_file" | "media_url_not_direct" | "media_url_refused" | "unsupported_media_type" | "unsupported_photo_format" | "media_url_unverified" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "api_access_disabled" | "plan_required" | "upload_plan_required" | "profile_scope_denied" | "quota_exceeded" | "storage_quota_exceeded" | "invalid_signature" | "post_not_found" | "schedule_not_found" | "not_found" | "method_not_allowed" | "external_id_conflict" | "idempotency_conflict" | "post_not_editable" | "schedule_not_applicable" | "media_gone" | "file_too_large" | "rate_limited" | "internal_error" | "not_available" | "service_unavailable" | "upstream_timeout";
+            code: "invalid_json" | "validation_error" | "missing_content" | "missing_platforms" | "unsupported_platform" | "invalid_scheduled_time" | "scheduled_time_in_past" | "invalid_profile_ids" | "media_not_found" | "missing_file" | "media_url_not_direct" | "media_url_refused" | "unsupported_media_type" | "unsupported_photo_format" | "media_url_unverified" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "api_access_disabled" | "plan_required" | "upload_plan_required" | "profile_scope_denied" | "quota_exceeded" | "storage_quota_exceeded" | "invalid_signature" | "post_not_found" | "schedule_not_found" | "not_found" | "method_not_allowed" | "external_id_conflict" | "idempotency_conflict" | "post_not_editable" | "schedule_not_applicable" | "schedule_default_taken" | "media_gone" | "file_too_large" | "rate_limited" | "internal_error" | "not_available" | "service_unavailable" | "upstream_timeout";
             details?: unknown;
             error: string;
         };
@@ -1577,6 +1599,112 @@ export interface operations {
                             startedAt: string;
                             whenOver: string;
                         };
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getCalendar: {
+        parameters: {
+            query: {
+                from: string;
+                profileId?: string;
+                timezone?: string;
+                to: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Every day of the range in order, empty days included. */
+                        days: {
+                            date: string;
+                            posts: {
+                                /** @description The first 80 characters of the caption. */
+                                caption: string;
+                                id: string;
+                                /** @description Wall time HH:MM in `timezone`. */
+                                local: string;
+                                permalink?: string;
+                                platform: string;
+                                profileId: string;
+                                /** Format: date-time */
+                                scheduledTime: string;
+                                status: string;
+                            }[];
+                        }[];
+                        timezone: string;
+                        /** @description True when more than 2000 posts fall in the range; the earliest 2000 are listed. */
+                        truncated?: boolean;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error";
                     };
                 };
             };
@@ -4800,6 +4928,8 @@ export interface operations {
                         data: {
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description Profiles (among profileIds) whose default schedule this is: "scheduledTime": "next" queues their posts here. A profile has at most one default schedule. */
+                            defaultFor: string[];
                             id: string;
                             name: string;
                             /** @description Posts per profile per slot (default 1). */
@@ -4880,6 +5010,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Profiles (among profileIds) whose default schedule this is: "scheduledTime": "next" queues their posts here. A profile has at most one default schedule. */
+                    defaultFor?: string[];
                     name: string;
                     /** @description Posts per profile per slot (default 1). */
                     postsPerSlot?: number;
@@ -4906,6 +5038,8 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description Profiles (among profileIds) whose default schedule this is: "scheduledTime": "next" queues their posts here. A profile has at most one default schedule. */
+                        defaultFor: string[];
                         id: string;
                         name: string;
                         /** @description Posts per profile per slot (default 1). */
@@ -4934,6 +5068,8 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description Profiles (among profileIds) whose default schedule this is: "scheduledTime": "next" queues their posts here. A profile has at most one default schedule. */
+                        defaultFor: string[];
                         id: string;
                         name: string;
                         /** @description Posts per profile per slot (default 1). */
@@ -5035,6 +5171,8 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description Profiles (among profileIds) whose default schedule this is: "scheduledTime": "next" queues their posts here. A profile has at most one default schedule. */
+                        defaultFor: string[];
                         id: string;
                         name: string;
                         /** @description Posts per profile per slot (default 1). */
@@ -5136,6 +5274,8 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description Profiles (among profileIds) whose default schedule this is: "scheduledTime": "next" queues their posts here. A profile has at most one default schedule. */
+                        defaultFor: string[];
                         id: string;
                         name: string;
                         /** @description Posts per profile per slot (default 1). */
@@ -5229,6 +5369,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Profiles (among profileIds) whose default schedule this is: "scheduledTime": "next" queues their posts here. A profile has at most one default schedule. */
+                    defaultFor?: string[];
                     name?: string;
                     /** @description Posts per profile per slot (default 1). */
                     postsPerSlot?: number;
@@ -5255,6 +5397,8 @@ export interface operations {
                     "application/json": {
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description Profiles (among profileIds) whose default schedule this is: "scheduledTime": "next" queues their posts here. A profile has at most one default schedule. */
+                        defaultFor: string[];
                         id: string;
                         name: string;
                         /** @description Posts per profile per slot (default 1). */

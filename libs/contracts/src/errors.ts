@@ -44,6 +44,8 @@ export const ERROR_STATUS = {
   post_not_editable: 409,
   // a create asked for a schedule's next slot and the schedule serves none of its profiles, or has no slot left ahead
   schedule_not_applicable: 409,
+  // a schedule named a profile as its default that already has another default schedule
+  schedule_default_taken: 409,
   // 410: the media exists but storage no longer holds its bytes
   media_gone: 410,
   // 413

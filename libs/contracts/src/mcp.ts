@@ -10,6 +10,7 @@ export const MCP_TOOL_NAMES = [
   'svc_get_account_summary',
   'svc_get_analytics',
   'svc_get_billing_summary',
+  'svc_get_calendar',
   'svc_get_connection_health',
   'svc_get_post_approval_status',
   'svc_get_post_status',

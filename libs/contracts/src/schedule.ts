@@ -24,10 +24,11 @@ const fields = {
   slots: Type.Array(SlotSchema, { minItems: 1, maxItems: SCHEDULE_SLOTS_MAX, description: 'Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence.' }),
   profileIds: Type.Array(Type.String({ maxLength: 64 }), { minItems: 1, maxItems: SCHEDULE_PROFILES_MAX, description: 'Profiles the schedule serves.' }),
   postsPerSlot: Type.Integer({ minimum: 1, maximum: POSTS_PER_SLOT_MAX, description: 'Posts per profile per slot (default 1).' }),
+  defaultFor: Type.Array(Type.String({ maxLength: 64 }), { maxItems: SCHEDULE_PROFILES_MAX, description: 'Profiles (among profileIds) whose default schedule this is: "scheduledTime": "next" queues their posts here. A profile has at most one default schedule.' }),
 };
 
 /** POST /schedules. */
-export const ScheduleInputSchema = Type.Object({ ...fields, postsPerSlot: Type.Optional(fields.postsPerSlot) }, { additionalProperties: false });
+export const ScheduleInputSchema = Type.Object({ ...fields, postsPerSlot: Type.Optional(fields.postsPerSlot), defaultFor: Type.Optional(fields.defaultFor) }, { additionalProperties: false });
 export type ScheduleInput = Static<typeof ScheduleInputSchema>;
 /** PATCH /schedules/{id}: any of the fields. */
 export const SchedulePatchSchema = Type.Partial(Type.Object(fields), { additionalProperties: false });

@@ -159,3 +159,47 @@ describe('queueing posts into a schedule', () => {
     expect(r.body.scheduledTime).toBe((await preview(id, 'count=1'))[0].scheduledTime);
   });
 });
+
+describe('default schedules and "scheduledTime": "next"', () => {
+  const next = (platforms: string[], key = account.apiKey) => call('POST', '/api/v1/posts', { platforms, caption: 'next up', scheduledTime: 'next' }, key);
+
+  test('when a profile has a default schedule, then "next" takes its next free slot there, one profile per its own default', async () => {
+    const threadsDefault = await newSchedule({ timezone: 'Australia/Lord_Howe', slots: [{ day: 'wed', time: '08:00' }], defaultFor: [profileOf('threads')] });
+    const facebookDefault = await newSchedule({ slots: [{ day: 'sat', time: '12:15' }], profileIds: [profileOf('facebook')], defaultFor: [profileOf('facebook')] });
+    expect((await call('GET', `/api/v1/schedules/${threadsDefault}`)).body.defaultFor).toEqual([profileOf('threads')]);
+    const threadsSlots = (await preview(threadsDefault, 'count=2')).map((s) => s.scheduledTime);
+    const facebookSlot = (await preview(facebookDefault, 'count=1'))[0].scheduledTime;
+
+    const first = await next(['threads', 'facebook']);
+    expect(first.status).toBe(201);
+    const byProfile = Object.fromEntries(first.body.slots.map((s: { profileId: string; scheduledTime: string }) => [s.profileId, s.scheduledTime]));
+    expect(byProfile).toEqual({ [profileOf('threads')]: threadsSlots[0], [profileOf('facebook')]: facebookSlot });
+    expect((await next(['threads'])).body.scheduledTime).toBe(threadsSlots[1]);
+    // Leaves facebook without a default for the test of a taken default.
+    expect((await call('PATCH', `/api/v1/schedules/${facebookDefault}`, { defaultFor: [] })).status).toBe(200);
+  });
+
+  test('when a profile has no default schedule, then "next" is refused with schedule_not_applicable saying to set one, and nothing is stored', async () => {
+    const r = await next(['threads'], other.apiKey);
+    expectCode(r, 409, 'schedule_not_applicable');
+    expect(r.body.error).toMatch(/defaultFor/);
+    expect((await call('GET', '/api/v1/posts?limit=5', undefined, other.apiKey)).body.data).toEqual([]);
+    expectCode(await call('POST', '/api/v1/posts/drafts', { platforms: ['threads'], caption: 'x', scheduledTime: 'next' }), 400, 'validation_error');
+  });
+
+  test('when a second schedule names a profile that already has a default, then 409 schedule_default_taken and neither schedule changes', async () => {
+    const profile = profileOf('facebook');
+    const first = await newSchedule({ profileIds: [profile], defaultFor: [profile] });
+    expectCode(await call('POST', '/api/v1/schedules', weekly({ name: 'second', profileIds: [profile], defaultFor: [profile] })), 409, 'schedule_default_taken');
+    expect((await call('GET', '/api/v1/schedules')).body.data.filter((s: { name: string }) => s.name === 'second')).toEqual([]);
+    const second = await newSchedule({ name: 'third', profileIds: [profile] });
+    expectCode(await call('PATCH', `/api/v1/schedules/${second}`, { defaultFor: [profile] }), 409, 'schedule_default_taken');
+    expect((await call('GET', `/api/v1/schedules/${second}`)).body.defaultFor).toEqual([]);
+    expectCode(await call('PATCH', `/api/v1/schedules/${second}`, { defaultFor: [profileOf('threads')] }), 400, 'validation_error');
+
+    // Handing the default over: cleared on the first, then taken by the second.
+    expect((await call('PATCH', `/api/v1/schedules/${first}`, { defaultFor: [] })).body.defaultFor).toEqual([]);
+    expect((await call('PATCH', `/api/v1/schedules/${second}`, { defaultFor: [profile] })).body.defaultFor).toEqual([profile]);
+    expect((await next(['facebook'])).body.scheduledTime).toBe((await preview(second, 'count=1'))[0].scheduledTime);
+  });
+});

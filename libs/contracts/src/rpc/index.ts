@@ -1,5 +1,6 @@
 import { AuthRpc } from './auth';
 import { AutomationRpc } from './automation';
+import { CalendarRpc } from './calendar';
 import { ConnectionsRpc } from './connections';
 import { ConnectionsLookupRpc } from './connections-lookup';
 import { MediaRpc } from './media';
@@ -14,10 +15,11 @@ export * from './connections';
 export * from './media';
 export * from './posts';
 export * from './schedules';
+export * from './calendar';
 export * from './webhooks';
 export * from './automation';
 export * from './connections-lookup';
 export * from './summaries';
 
 /** Every RPC of the system, by name. Each domain keeps its own file. */
-export const Rpc = { ...AuthRpc, ...PostsRpc, ...SchedulesRpc, ...ConnectionsRpc, ...MediaRpc, ...WebhooksRpc, ...AutomationRpc, ...ConnectionsLookupRpc, ...SummariesRpc };
+export const Rpc = { ...AuthRpc, ...PostsRpc, ...SchedulesRpc, ...CalendarRpc, ...ConnectionsRpc, ...MediaRpc, ...WebhooksRpc, ...AutomationRpc, ...ConnectionsLookupRpc, ...SummariesRpc };

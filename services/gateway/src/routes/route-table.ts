@@ -1,6 +1,7 @@
 import { accountBindings } from './account.bindings';
 import { automationBindings } from './automation.bindings';
 import type { RouteBinding } from './binding';
+import { calendarBindings } from './calendar.bindings';
 import { connectionBindings } from './connections.bindings';
 import { mediaBindings } from './media.bindings';
 import { postBindings } from './posts.bindings';
@@ -11,4 +12,4 @@ import { webhookBindings } from './webhooks.bindings';
 export * from './binding';
 
 /** Every JSON route the gateway serves over RPC. Each domain keeps its own bindings file. */
-export const bindings: RouteBinding[] = [...postBulkBindings, ...postBindings, ...scheduleBindings, ...mediaBindings, ...connectionBindings, ...webhookBindings, ...automationBindings, ...accountBindings];
+export const bindings: RouteBinding[] = [...postBulkBindings, ...postBindings, ...scheduleBindings, ...calendarBindings, ...mediaBindings, ...connectionBindings, ...webhookBindings, ...automationBindings, ...accountBindings];

@@ -3,6 +3,7 @@ import type { RpcServer } from '@postbus/bus';
 import type { ApprovalPorts } from '../approvals/approvals.ports';
 import { getApproval } from '../approvals/get-approval.use-case';
 import { requestApproval } from '../approvals/request-approval.use-case';
+import { getCalendar } from '../calendar/get-calendar.use-case';
 import { bulkCreate } from '../posts/bulk-create.use-case';
 import { cancelPost } from '../posts/cancel-post.use-case';
 import { createDrafts } from '../posts/create-drafts.use-case';
@@ -31,5 +32,6 @@ export function registerRpc(rpc: RpcServer, ports: ApprovalPorts): void {
   rpc.handle(Rpc.schedulesUpdate, ({ id, patch }, { principal }) => updateSchedule(ports, principal, id, patch));
   rpc.handle(Rpc.schedulesDelete, ({ id }, { principal }) => deleteSchedule(ports, principal, id));
   rpc.handle(Rpc.schedulesSlots, (input, { principal }) => previewSlots(ports, principal, input));
+  rpc.handle(Rpc.calendarGet, (input, { principal }) => getCalendar(ports, principal, input));
   rpc.handle(Rpc.postsBulkCreate, (input, { principal }) => bulkCreate(ports, principal, input));
 }

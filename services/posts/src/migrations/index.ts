@@ -5,5 +5,6 @@ import { MonthlyPostCounts1732200000003 } from './1732200000003-monthly-post-cou
 import { Redispatch1732200000004 } from './1732200000004-redispatch';
 import { PostWarnings1732200000005 } from './1732200000005-post-warnings';
 import { Schedules1732200000006 } from './1732200000006-schedules';
+import { DefaultSchedules1732200000007 } from './1732200000007-default-schedules';
 
-export const migrations = [CreateOutbox1732200000000, CreatePosts1732200000001, DraftsAndApprovals1732200000002, MonthlyPostCounts1732200000003, Redispatch1732200000004, PostWarnings1732200000005, Schedules1732200000006];
+export const migrations = [CreateOutbox1732200000000, CreatePosts1732200000001, DraftsAndApprovals1732200000002, MonthlyPostCounts1732200000003, Redispatch1732200000004, PostWarnings1732200000005, Schedules1732200000006, DefaultSchedules1732200000007];

@@ -1,5 +1,5 @@
 import type { CreatePostsResult, Principal } from '@postbus/contracts';
-import { assertPostPayload, scheduledInstantOf } from './post-payload.rules';
+import { assertPostPayload, QUEUE_NEXT, scheduledInstantOf } from './post-payload.rules';
 import type { PostsPorts } from './posts.ports';
 import { storePosts, type StoreRequest } from './store-posts';
 
@@ -9,7 +9,9 @@ export type CreateMode = 'posts' | 'schedule' | 'publish';
 export async function createPosts(ports: PostsPorts, principal: Principal, mode: CreateMode, body: unknown, request: Pick<StoreRequest, 'idempotencyKey' | 'callId'> = {}): Promise<CreatePostsResult & { replayed: boolean }> {
   const now = ports.clock();
   const payload = assertPostPayload(body, { now, requireScheduledTime: mode === 'schedule' });
-  const scheduledTime = payload.scheduledTime ? scheduledInstantOf(payload)! : ports.nextTick(now);
-  const stored = await storePosts(ports, principal, { payload, status: 'scheduled', scheduledTime, queue: payload.schedule, ...request });
+  const next = payload.scheduledTime === QUEUE_NEXT;
+  const scheduledTime = payload.scheduledTime && !next ? scheduledInstantOf(payload)! : ports.nextTick(now);
+  const queue = next ? { defaults: true as const } : payload.schedule !== undefined ? { scheduleId: payload.schedule } : undefined;
+  const stored = await storePosts(ports, principal, { payload, status: 'scheduled', scheduledTime, queue, ...request });
   return { ...stored, scheduledTime: stored.scheduledTime!, ...(payload.timezone && { timezone: payload.timezone }) };
 }

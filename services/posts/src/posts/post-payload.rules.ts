@@ -37,6 +37,9 @@ export function parseTimestamp(value: unknown): Date | undefined {
  * The instant scheduledTime names: as given when it carries an offset, read as local time in
  * `timezone` when it does not (gap and overlap rules in local-time.ts); never a guess without one.
  */
+/** `"scheduledTime": "next"`: each profile's post takes the next free slot of its default schedule. */
+export const QUEUE_NEXT = 'next';
+
 export function scheduledInstantOf(b: { scheduledTime?: unknown; timezone?: unknown }): Date | undefined {
   const zone = zoneOf(b.timezone);
   if (zone && isWallTime(b.scheduledTime)) return instantOfWallTime(b.scheduledTime, zone);
@@ -75,9 +78,11 @@ export function checkPostPayload(body: unknown, opts: { now: Date; requireSchedu
   if (unknownZone) {
     problems.push({ code: 'validation_error', message: 'timezone must be an IANA time zone name such as Europe/Berlin or America/New_York.', field: 'timezone' });
   }
-  const queued = b.schedule !== undefined;
-  if (queued && b.scheduledTime !== undefined) problems.push({ code: 'validation_error', message: 'Give schedule (take the next free slot) or scheduledTime, not both.', field: 'schedule' });
-  if (b.scheduledTime === undefined || b.scheduledTime === null) {
+  const queued = b.schedule !== undefined || b.scheduledTime === QUEUE_NEXT;
+  if (b.schedule !== undefined && b.scheduledTime !== undefined) problems.push({ code: 'validation_error', message: 'Give schedule (take the next free slot) or scheduledTime, not both.', field: 'schedule' });
+  if (b.scheduledTime === QUEUE_NEXT) {
+    // The next free slot of each profile's default schedule, taken when stored.
+  } else if (b.scheduledTime === undefined || b.scheduledTime === null) {
     if (opts.requireScheduledTime && !queued) problems.push({ code: 'invalid_scheduled_time', message: 'scheduledTime is required: an ISO 8601 datetime with Z or an offset, in the future.', field: 'scheduledTime' });
   } else {
     const at = scheduledInstantOf(b);

@@ -6,7 +6,7 @@ import { postMediaOf } from './resolve-media';
 import { resolveProfiles } from './resolve-profiles';
 import { assertTikTokPhotos } from './tiktok-photos.rules';
 import { lockAccount, quotasOf, storeWithinQuota } from './scheduling-quota';
-import { takeNextSlots } from '../schedules/queue-posts';
+import { takeNextSlots, type SlotQueue } from '../schedules/queue-posts';
 
 export interface StoreRequest {
   /** A payload that passed the posting rules. */
@@ -16,8 +16,8 @@ export interface StoreRequest {
   idempotencyKey?: string;
   /** The RPC call that asked: a redelivered request answers what the first delivery stored. */
   callId?: string;
-  /** A schedule id: each row takes its profile's next free slot there instead of scheduledTime. */
-  queue?: string;
+  /** Each row takes its profile's next free slot, in the named schedule or in its profile's default one, instead of scheduledTime. */
+  queue?: SlotQueue;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { AppError, compile, describeErrors, PostUpdateSchema, type Platform, type Post, type PostUpdate, type Principal } from '@postbus/contracts';
 import { findOwnPost, notEditable } from './post-access';
-import { assertPostPayload, scheduledInstantOf } from './post-payload.rules';
+import { assertPostPayload, QUEUE_NEXT, scheduledInstantOf } from './post-payload.rules';
 import { EDITABLE_STATUSES, toPost, type PostChanges, type PostRow } from './post.repository';
 import type { PostsPorts } from './posts.ports';
 import { postMediaOf } from './resolve-media';
@@ -29,6 +29,7 @@ export async function updatePost(ports: PostsPorts, principal: Principal, id: st
     changes.media_urls = media.map((m) => m.url);
     changes.media_id = patch.mediaId ?? null;
   }
+  if (patch.scheduledTime === QUEUE_NEXT) throw new AppError('invalid_scheduled_time', 'A change takes a scheduledTime, not "next"; "next" queues a new post.', { field: 'scheduledTime' });
   if (patch.scheduledTime !== undefined) {
     changes.scheduled_time = scheduledInstantOf(patch)!;
     if (row.status === 'draft') changes.status = 'scheduled';

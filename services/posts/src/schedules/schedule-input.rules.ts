@@ -12,13 +12,23 @@ export async function scheduleFieldsOf(ports: Pick<PostsPorts, 'listProfiles'>, 
   const b = body as ScheduleInput | SchedulePatch;
   if (b.timezone !== undefined && !zoneOf(b.timezone)) throw new AppError('validation_error', 'timezone must be an IANA time zone name such as Europe/Berlin or America/New_York.', { field: 'timezone' });
   if (b.profileIds) await checkProfiles(ports, principal, b.profileIds);
+  const profileIds = b.profileIds ? [...new Set(b.profileIds)] : current!.profile_ids;
   return {
     name: b.name ?? current!.name,
     timezone: b.timezone ?? current!.timezone,
     slots: b.slots ?? current!.slots,
-    profile_ids: b.profileIds ? [...new Set(b.profileIds)] : current!.profile_ids,
+    profile_ids: profileIds,
     posts_per_slot: b.postsPerSlot ?? current?.posts_per_slot ?? 1,
+    default_for: defaultsOf(b.defaultFor, profileIds, current),
   };
+}
+
+/** The profiles it is the default of: those named, or (unchanged) the current ones it still serves. */
+function defaultsOf(named: string[] | undefined, profileIds: string[], current?: ScheduleRow): string[] {
+  if (named === undefined) return (current?.default_for ?? []).filter((id) => profileIds.includes(id));
+  const outside = named.filter((id) => !profileIds.includes(id));
+  if (outside.length) throw new AppError('validation_error', `defaultFor may name only profiles the schedule serves (profileIds); ${outside.join(', ')} is not one.`, { field: 'defaultFor' });
+  return [...new Set(named)];
 }
 
 /** A profile the key may not use is refused as such, before anything else is looked at (the schedule, the body's shape). */

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { Schedule, ScheduleSlot } from '@postbus/contracts';
+import { AppError, type Schedule, type ScheduleSlot } from '@postbus/contracts';
 
 export interface ScheduleRow {
   id: string;
@@ -9,11 +9,13 @@ export interface ScheduleRow {
   slots: ScheduleSlot[];
   profile_ids: string[];
   posts_per_slot: number;
+  /** Profiles whose default schedule this is (their rows in schedule_defaults). */
+  default_for: string[];
   created_at: Date;
   updated_at: Date;
 }
 
-export type ScheduleFields = Pick<ScheduleRow, 'name' | 'timezone' | 'slots' | 'profile_ids' | 'posts_per_slot'>;
+export type ScheduleFields = Pick<ScheduleRow, 'name' | 'timezone' | 'slots' | 'profile_ids' | 'posts_per_slot' | 'default_for'>;
 
 export function toSchedule(row: ScheduleRow): Schedule {
   return {
@@ -23,6 +25,7 @@ export function toSchedule(row: ScheduleRow): Schedule {
     slots: row.slots,
     profileIds: row.profile_ids,
     postsPerSlot: row.posts_per_slot,
+    defaultFor: row.default_for,
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
@@ -35,8 +38,8 @@ export function toSchedule(row: ScheduleRow): Schedule {
 export const scheduleRepository = {
   async insert(m: EntityManager, row: Pick<ScheduleRow, 'id' | 'account_id'> & ScheduleFields): Promise<ScheduleRow> {
     const [saved] = await m.query(
-      'INSERT INTO schedules (id, account_id, name, timezone, slots, profile_ids, posts_per_slot) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7) RETURNING *',
-      [row.id, row.account_id, row.name, row.timezone, JSON.stringify(row.slots), row.profile_ids, row.posts_per_slot],
+      'INSERT INTO schedules (id, account_id, name, timezone, slots, profile_ids, posts_per_slot, default_for) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8) RETURNING *',
+      [row.id, row.account_id, row.name, row.timezone, JSON.stringify(row.slots), row.profile_ids, row.posts_per_slot, row.default_for],
     );
     return saved;
   },
@@ -58,11 +61,30 @@ export const scheduleRepository = {
     const rows: ScheduleRow[] = await m.query(
       // Wrapped in a SELECT: a bare UPDATE … RETURNING answers [rows, count] through TypeORM.
       `WITH changed AS (
-         UPDATE schedules SET name = $3, timezone = $4, slots = $5::jsonb, profile_ids = $6, posts_per_slot = $7, updated_at = now() WHERE id = $1 AND account_id = $2 RETURNING *
+         UPDATE schedules SET name = $3, timezone = $4, slots = $5::jsonb, profile_ids = $6, posts_per_slot = $7, default_for = $8, updated_at = now() WHERE id = $1 AND account_id = $2 RETURNING *
        ) SELECT * FROM changed`,
-      [id, accountId, f.name, f.timezone, JSON.stringify(f.slots), f.profile_ids, f.posts_per_slot],
+      [id, accountId, f.name, f.timezone, JSON.stringify(f.slots), f.profile_ids, f.posts_per_slot, f.default_for],
     );
     return rows[0];
+  },
+
+  /** Makes the schedule the default of exactly these profiles; a profile that has another default schedule is refused by the key. */
+  async setDefaults(m: EntityManager, accountId: string, scheduleId: string, profileIds: string[]): Promise<void> {
+    await m.query('DELETE FROM schedule_defaults WHERE schedule_id = $1', [scheduleId]);
+    if (!profileIds.length) return;
+    const taken: { profile_id: string }[] = await m.query(
+      `INSERT INTO schedule_defaults (account_id, profile_id, schedule_id) SELECT $1, unnest($2::text[]), $3
+        ON CONFLICT (account_id, profile_id) DO NOTHING RETURNING profile_id`,
+      [accountId, profileIds, scheduleId],
+    );
+    const refused = profileIds.filter((p) => !taken.some((t) => t.profile_id === p));
+    if (refused.length) throw new AppError('schedule_default_taken', `Profile ${refused.join(', ')} already has a default schedule; remove it from that schedule's defaultFor first.`, { field: 'defaultFor' });
+  },
+
+  /** Each profile's default schedule id, for the profiles that have one. */
+  async defaultsOf(m: EntityManager, accountId: string, profileIds: string[]): Promise<Map<string, string>> {
+    const rows: { profile_id: string; schedule_id: string }[] = await m.query('SELECT profile_id, schedule_id FROM schedule_defaults WHERE account_id = $1 AND profile_id = ANY($2::text[])', [accountId, profileIds]);
+    return new Map(rows.map((r) => [r.profile_id, r.schedule_id]));
   },
 
   async delete(m: EntityManager, accountId: string, id: string): Promise<void> {

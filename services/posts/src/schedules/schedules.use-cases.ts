@@ -8,7 +8,11 @@ import { nextSlotTimes } from './weekly-slots';
 
 export async function createSchedule(ports: PostsPorts, principal: Principal, body: unknown): Promise<Schedule> {
   const fields = await scheduleFieldsOf(ports, principal, body);
-  return toSchedule(await repo.insert(ports.ds.manager, { id: newId('sch'), account_id: principal.accountId, ...fields }));
+  return ports.ds.transaction(async (m) => {
+    const row = await repo.insert(m, { id: newId('sch'), account_id: principal.accountId, ...fields });
+    await repo.setDefaults(m, principal.accountId, row.id, fields.default_for);
+    return toSchedule(row);
+  });
 }
 
 export async function listSchedules(ports: PostsPorts, principal: Principal): Promise<{ data: Schedule[] }> {
@@ -30,9 +34,12 @@ export async function updateSchedule(ports: PostsPorts, principal: Principal, id
   assertNamedProfilesAllowed(principal, patch);
   const current = await findOwnSchedule(ports, principal, id);
   const fields = await scheduleFieldsOf(ports, principal, patch, current);
-  const row = await repo.update(ports.ds.manager, principal.accountId, id, fields);
-  if (!row) throw new AppError('schedule_not_found', `No schedule ${id}.`);
-  return toSchedule(row);
+  return ports.ds.transaction(async (m) => {
+    const row = await repo.update(m, principal.accountId, id, fields);
+    if (!row) throw new AppError('schedule_not_found', `No schedule ${id}.`);
+    await repo.setDefaults(m, principal.accountId, id, fields.default_for);
+    return toSchedule(row);
+  });
 }
 
 /** Deletes the schedule; posts already queued stay scheduled at their times. */
