@@ -3328,7 +3328,9 @@ export interface operations {
     };
     cancelPost: {
         parameters: {
-            query?: never;
+            query?: {
+                reshuffle?: "true" | "false";
+            };
             header?: never;
             path: {
                 id: string;
@@ -3359,6 +3361,14 @@ export interface operations {
                         platforms: string[];
                         profileIds: string[];
                         publishedAt: string | null;
+                        /** @description With ?reshuffle=true: the later queued posts moved up into the freed slot, in slot order (empty when none moved). */
+                        reshuffled?: {
+                            /** Format: date-time */
+                            from: string;
+                            postId: string;
+                            /** Format: date-time */
+                            to: string;
+                        }[];
                         /** @description Null only for a draft that has no time yet. */
                         scheduledTime: string | null;
                         status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
@@ -3372,6 +3382,18 @@ export interface operations {
                             /** @description What happened and what to do, in a sentence a person can act on. */
                             message: string;
                         }[];
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error";
                     };
                 };
             };
@@ -3439,7 +3461,9 @@ export interface operations {
     };
     updatePost: {
         parameters: {
-            query?: never;
+            query?: {
+                reshuffle?: "true" | "false";
+            };
             header?: never;
             path: {
                 id: string;
@@ -3535,6 +3559,14 @@ export interface operations {
                         platforms: string[];
                         profileIds: string[];
                         publishedAt: string | null;
+                        /** @description With ?reshuffle=true: the later queued posts moved up into the freed slot, in slot order (empty when none moved). */
+                        reshuffled?: {
+                            /** Format: date-time */
+                            from: string;
+                            postId: string;
+                            /** Format: date-time */
+                            to: string;
+                        }[];
                         /** @description Null only for a draft that has no time yet. */
                         scheduledTime: string | null;
                         status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";

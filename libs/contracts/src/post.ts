@@ -130,6 +130,15 @@ export const PostSchema = Type.Object({
 });
 export type Post = Static<typeof PostSchema>;
 
+/** PATCH or DELETE of a post answers the post; with ?reshuffle=true also the queued posts that moved up. */
+export const PostChangeResultSchema = Type.Object({
+  ...PostSchema.properties,
+  reshuffled: Type.Optional(Type.Array(
+    Type.Object({ postId: Type.String(), from: Timestamp, to: Timestamp }),
+    { description: 'With ?reshuffle=true: the later queued posts moved up into the freed slot, in slot order (empty when none moved).' },
+  )),
+});
+
 /** POST /posts/drafts answers this: drafts may have no scheduledTime yet. */
 export const CreateDraftsResultSchema = Type.Object({
   postIds: Type.Array(Type.String()),

@@ -1,4 +1,5 @@
 import { Rpc, SCOPES } from '@postbus/contracts';
+import { Client } from 'pg';
 import { createTestEnv, startSystem, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { api } from './posts-api';
 
@@ -201,5 +202,87 @@ describe('default schedules and "scheduledTime": "next"', () => {
     expect((await call('PATCH', `/api/v1/schedules/${first}`, { defaultFor: [] })).body.defaultFor).toEqual([]);
     expect((await call('PATCH', `/api/v1/schedules/${second}`, { defaultFor: [profile] })).body.defaultFor).toEqual([profile]);
     expect((await next(['facebook'])).body.scheduledTime).toBe((await preview(second, 'count=1'))[0].scheduledTime);
+  });
+});
+
+describe('reshuffling a queue when a queued post leaves its slot', () => {
+  const slotsOfWeek = [{ day: 'mon', time: '09:00' }, { day: 'wed', time: '12:00' }, { day: 'fri', time: '18:00' }, { day: 'sat', time: '08:15' }];
+  /** A fresh schedule with `n` posts queued into it: their ids and the slots they took, in order. */
+  const queueOf = async (n: number) => {
+    const id = await newSchedule({ timezone: 'Europe/Lisbon', slots: slotsOfWeek });
+    const posts: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const r = await call('POST', '/api/v1/posts', { platforms: ['threads'], caption: `queued ${i}`, schedule: id });
+      expect(r.status).toBe(201);
+      posts.push(r.body.postIds[0]);
+    }
+    const slots = (await preview(id, `count=${n + 1}`)).map((s) => s.scheduledTime);
+    return { id, posts, slots };
+  };
+  const timeOf = async (postId: string) => (await call('GET', `/api/v1/posts/${postId}`)).body.scheduledTime as string;
+  const inDb = async (sql: string, params: unknown[]) => {
+    const db = new Client({ connectionString: env.databaseUrl });
+    await db.connect();
+    try {
+      await db.query(sql, params);
+    } finally {
+      await db.end();
+    }
+  };
+
+  test('when the first of three queued posts is cancelled with reshuffle, then the other two move up in order and the last slot is free', async () => {
+    const { id, posts: [a, b, c], slots } = await queueOf(3);
+    const r = await call('DELETE', `/api/v1/posts/${a}?reshuffle=true`);
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ id: a, status: 'cancelled', scheduledTime: slots[0] });
+    expect(r.body.reshuffled).toEqual([{ postId: b, from: slots[1], to: slots[0] }, { postId: c, from: slots[2], to: slots[1] }]);
+    expect([await timeOf(b), await timeOf(c)]).toEqual([slots[0], slots[1]]);
+    expect((await preview(id, 'count=4')).map((s) => s.profiles[0].taken)).toEqual([1, 1, 0, 0]);
+    // The moved claims hold their new slots: the next queued post takes the slot the chain freed.
+    expect((await call('POST', '/api/v1/posts', { platforms: ['threads'], caption: 'after', schedule: id })).body.scheduledTime).toBe(slots[2]);
+  });
+
+  test('when a later queued post was dispatched or moved away, then it is stepped over and the chain continues after it', async () => {
+    const { posts: [a, b, c, d], slots } = await queueOf(4);
+    await inDb('UPDATE posts.posts SET dispatched_at = now() WHERE id = $1', [b]);
+    expect((await call('PATCH', `/api/v1/posts/${c}`, { scheduledTime: '2031-03-03T10:00:00Z' })).status).toBe(200);
+    const r = await call('DELETE', `/api/v1/posts/${a}?reshuffle=true`);
+    expect(r.status).toBe(200);
+    expect(r.body.reshuffled).toEqual([{ postId: d, from: slots[3], to: slots[0] }]);
+    expect([await timeOf(b), await timeOf(c), await timeOf(d)]).toEqual([slots[1], '2031-03-03T10:00:00.000Z', slots[0]]);
+  });
+
+  test('when a queued post is moved to another time with reshuffle, then the later ones move up into its slot', async () => {
+    const { posts: [a, b, c], slots } = await queueOf(3);
+    const r = await call('PATCH', `/api/v1/posts/${a}?reshuffle=true`, { scheduledTime: '2031-03-03T10:00:00Z' });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ id: a, status: 'scheduled', scheduledTime: '2031-03-03T10:00:00.000Z' });
+    expect(r.body.reshuffled).toEqual([{ postId: b, from: slots[1], to: slots[0] }, { postId: c, from: slots[2], to: slots[1] }]);
+    // A change that leaves the time alone frees nothing.
+    const same = await call('PATCH', `/api/v1/posts/${b}?reshuffle=true`, { caption: 'edited' });
+    expect(same.status).toBe(200);
+    expect(same.body.reshuffled).toEqual([]);
+    expect(await timeOf(c)).toBe(slots[1]);
+  });
+
+  test('when reshuffle is not asked for, or is false, then nothing else moves and the answer is the post alone', async () => {
+    const { posts: [a, b, c], slots } = await queueOf(3);
+    const r = await call('DELETE', `/api/v1/posts/${a}`);
+    expect(r.status).toBe(200);
+    expect(r.body).not.toHaveProperty('reshuffled');
+    const off = await call('DELETE', `/api/v1/posts/${b}?reshuffle=false`);
+    expect(off.status).toBe(200);
+    expect(off.body).not.toHaveProperty('reshuffled');
+    expect(await timeOf(c)).toBe(slots[2]);
+  });
+
+  test('when reshuffle is neither true nor false, then it is refused with validation_error and nothing changes', async () => {
+    const { posts: [a, b], slots } = await queueOf(2);
+    const r = await call('DELETE', `/api/v1/posts/${a}?reshuffle=yes`);
+    expectCode(r, 400, 'validation_error');
+    expect(r.body.error).toMatch(/reshuffle/);
+    expectCode(await call('PATCH', `/api/v1/posts/${a}?reshuffle=1`, { scheduledTime: '2031-03-03T10:00:00Z' }), 400, 'validation_error');
+    expect((await call('GET', `/api/v1/posts/${a}`)).body).toMatchObject({ status: 'scheduled', scheduledTime: slots[0] });
+    expect(await timeOf(b)).toBe(slots[1]);
   });
 });

@@ -119,3 +119,44 @@ describe('post tools answer the REST error codes in-band', () => {
     await c.close();
   });
 });
+
+describe('create tools take an idempotencyKey, as REST takes Idempotency-Key', () => {
+  test('when svc_schedule_post is retried with the same key and arguments, then one post is stored and the same postIds come back', async () => {
+    const fresh = await system.seedAccount({ platforms: ['threads'] });
+    const c = await connect(fresh.apiKey);
+    const args = { platforms: ['threads'], caption: 'retried', scheduledTime: inHours(6), idempotencyKey: 'retry-key-1' };
+    const first = await call('svc_schedule_post', args, c);
+    expect(first.ok).toBe(true);
+    const again = await call('svc_schedule_post', args, c);
+    expect(again).toEqual(first);
+    const listed = await call('svc_list_scheduled_posts', { limit: 100 }, c);
+    expect((listed as { data: { data: { id: string }[] } }).data.data.map((p) => p.id)).toEqual((first as { data: { postIds: string[] } }).data.postIds);
+    await c.close();
+  });
+
+  test('when the same key comes with different arguments, then idempotency_conflict and nothing more is stored', async () => {
+    const fresh = await system.seedAccount({ platforms: ['threads'] });
+    const c = await connect(fresh.apiKey);
+    expect(await codeOf('svc_schedule_post', { platforms: ['threads'], caption: 'first', scheduledTime: inHours(6), idempotencyKey: 'retry-key-2' }, c)).toBe('ok');
+    expect(await codeOf('svc_schedule_post', { platforms: ['threads'], caption: 'second', scheduledTime: inHours(6), idempotencyKey: 'retry-key-2' }, c)).toBe('idempotency_conflict');
+    expect(await codeOf('svc_draft_post', { platforms: ['threads'], caption: 'draft', idempotencyKey: 'retry-key-3' }, c)).toBe('ok');
+    expect(await codeOf('svc_draft_post', { platforms: ['threads'], caption: 'draft', idempotencyKey: 'retry-key-3' }, c)).toBe('ok');
+    expect(await codeOf('svc_draft_post', { platforms: ['threads'], caption: 'other draft', idempotencyKey: 'retry-key-3' }, c)).toBe('idempotency_conflict');
+    const listed = await call('svc_list_scheduled_posts', { limit: 100 }, c);
+    expect((listed as { data: { data: unknown[] } }).data.data).toHaveLength(2);
+    await c.close();
+  });
+
+  test('when the key is empty or longer than 255 characters, then validation_error', async () => {
+    expect(await codeOf('svc_schedule_post', { platforms: ['threads'], caption: 'x', idempotencyKey: '' })).toBe('validation_error');
+    expect(await codeOf('svc_draft_post', { platforms: ['threads'], caption: 'x', idempotencyKey: 'k'.repeat(256) })).toBe('validation_error');
+  });
+
+  test('when tools are listed, then the create tools describe idempotencyKey', async () => {
+    const { tools } = await client.listTools();
+    for (const name of ['svc_schedule_post', 'svc_draft_post']) {
+      const key = (tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, { description: string }>).idempotencyKey;
+      expect(key.description).toContain('same key when retrying');
+    }
+  });
+});

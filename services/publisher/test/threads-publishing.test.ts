@@ -6,7 +6,8 @@ let h: PublisherHarness;
 let media: MediaServer;
 
 beforeAll(async () => {
-  h = await startPublisherHarness('pub_threads', { sandbox: { processingDelayMs: 60 } });
+  // Long enough that a loaded machine still finds a container in progress at its first check.
+  h = await startPublisherHarness('pub_threads', { sandbox: { processingDelayMs: 400 } });
   media = await startMediaServer();
 });
 afterAll(async () => {

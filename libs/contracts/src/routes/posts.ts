@@ -7,6 +7,7 @@ import {
   POST_STATUSES,
   PostListFilterSchema,
   PostPageSchema,
+  PostChangeResultSchema,
   PostPayloadSchema,
   PostSchema,
   PostUpdateSchema,
@@ -19,6 +20,12 @@ import type { RouteDef } from './define';
 /** Longest wait of GET /api/v1/posts/{id}?waitFor=final, in seconds, and the wait when no timeout is named. */
 export const POST_WAIT_MAX_SECONDS = 30;
 export const POST_WAIT_DEFAULT_SECONDS = 25;
+/** ?reshuffle= of PATCH and DELETE /api/v1/posts/{id}. */
+export const ReshuffleQuerySchema = Type.Object({
+  reshuffle: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], {
+    description: 'true: when the post leaves its queued slot (cancelled, or scheduledTime changed), later queued posts of the same schedule and profile move up into it, in slot order; dispatched or edited ones are stepped over. The answer lists them in `reshuffled`.',
+  })),
+}, { additionalProperties: false });
 export const GetPostQuerySchema = Type.Object({
   waitFor: Type.Optional(Type.Literal('final', { description: 'Wait until the post is posted, failed, cancelled or rejected, or until `timeout`.' })),
   timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: POST_WAIT_MAX_SECONDS, description: `Seconds to wait with waitFor=final (default ${POST_WAIT_DEFAULT_SECONDS}).` })),
@@ -32,6 +39,19 @@ const PostPayloadToolSchema = Type.Object(
   {
     ...PostPayloadSchema.properties,
     platforms: Type.Optional(Type.Array(Type.String(), { description: 'Required: one or more of instagram, tiktok, youtube, threads, facebook.' })),
+  },
+  { additionalProperties: false },
+);
+
+/** Tool arguments of a create: a post payload plus the key that makes a retried create happen once. */
+const PostCreateToolSchema = Type.Object(
+  {
+    ...PostPayloadToolSchema.properties,
+    idempotencyKey: Type.Optional(Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'As the REST Idempotency-Key header: send the same key when retrying; the create happens once and a retry answers the original postIds. The same key with different arguments is idempotency_conflict.',
+    })),
   },
   { additionalProperties: false },
 );
@@ -72,8 +92,8 @@ export const PostRoutes = {
     tool: {
       name: 'svc_schedule_post',
       description: 'Schedule a post to one or more connected profiles (Instagram, TikTok, YouTube, Threads, Facebook). Without scheduledTime it is published at the next scheduler run. Returns the created post ids; poll svc_get_post_status for the outcome.',
-      input: PostPayloadToolSchema,
-      toRpc: (args) => ({ mode: 'posts', body: args }),
+      input: PostCreateToolSchema,
+      toRpc: ({ idempotencyKey, ...body }) => ({ mode: 'posts', body, idempotencyKey }),
       validateInput: false,
       fromRpc: ({ replayed: _r, ...rest }) => rest,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -136,8 +156,9 @@ export const PostRoutes = {
     scope: 'post:write',
     summary: 'Change a draft or a scheduled post that has not been dispatched yet (409 post_not_editable otherwise). Setting scheduledTime on a draft schedules it.',
     rpc: Rpc.postsUpdate,
+    query: ReshuffleQuerySchema,
     body: PostUpdateSchema,
-    response: PostSchema,
+    response: PostChangeResultSchema,
     status: 200,
     tool: {
       name: 'svc_update_scheduled_post',
@@ -155,7 +176,8 @@ export const PostRoutes = {
     scope: 'post:write',
     summary: 'Cancel a draft, a post awaiting approval or a scheduled post not yet dispatched; answers the cancelled post.',
     rpc: Rpc.postsCancel,
-    response: PostSchema,
+    query: ReshuffleQuerySchema,
+    response: PostChangeResultSchema,
     status: 200,
     tool: {
       name: 'svc_delete_scheduled_post',
@@ -179,8 +201,8 @@ export const PostRoutes = {
     tool: {
       name: 'svc_draft_post',
       description: 'Save a post as a draft (one per matching profile) without scheduling it. The same posting rules apply; scheduledTime is optional. Schedule it later with svc_update_scheduled_post (scheduledTime) or send it for human approval with svc_request_post_approval.',
-      input: PostPayloadToolSchema,
-      toRpc: (args) => ({ body: args }),
+      input: PostCreateToolSchema,
+      toRpc: ({ idempotencyKey, ...body }) => ({ body, idempotencyKey }),
       fromRpc: ({ replayed: _r, ...rest }) => rest,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       oauthScope: 'mcp:write',

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ApprovalSchema, CreateDraftsResultSchema, CreatePostsResultSchema, PolicyCheckSchema, PostListFilterSchema, PostPageSchema, PostSchema } from '../post';
+import { ApprovalSchema, CreateDraftsResultSchema, CreatePostsResultSchema, PolicyCheckSchema, PostListFilterSchema, PostChangeResultSchema, PostPageSchema, PostSchema } from '../post';
 import { BULK_ROWS_MAX, BulkCreateResultSchema } from '../bulk';
 import { defineRpc } from './define';
 
@@ -22,8 +22,9 @@ export const PostsRpc = {
   ),
   postsGet: defineRpc('posts.get', Type.Object({ id: Type.String() }), PostSchema),
   postsList: defineRpc('posts.list', PostListFilterSchema, PostPageSchema),
-  postsUpdate: defineRpc('posts.update', Type.Object({ id: Type.String(), patch: Type.Unknown() }), PostSchema),
-  postsCancel: defineRpc('posts.cancel', Type.Object({ id: Type.String() }), PostSchema),
+  // reshuffle arrives as sent when it is not true or false, and is refused by posts with its field named.
+  postsUpdate: defineRpc('posts.update', Type.Object({ id: Type.String(), patch: Type.Unknown(), reshuffle: Type.Optional(Type.Unknown()) }), PostChangeResultSchema),
+  postsCancel: defineRpc('posts.cancel', Type.Object({ id: Type.String(), reshuffle: Type.Optional(Type.Unknown()) }), PostChangeResultSchema),
   postsRequestApproval: defineRpc(
     'posts.approvals.request',
     Type.Object({ id: Type.String() }),

@@ -24,6 +24,13 @@ const integer = (v: unknown): unknown => {
   return s !== undefined && /^\d{1,6}$/.test(s) ? Number(s) : s;
 };
 
+/** `?reshuffle=true|false` as a boolean; any other value is passed on as is and refused by posts. */
+function reshuffle(req: Request): { reshuffle?: unknown } {
+  const v = one(req.query.reshuffle);
+  if (v === undefined) return {};
+  return { reshuffle: v === 'true' ? true : v === 'false' ? false : v };
+}
+
 function listInput(req: Request) {
   const q = req.query;
   const input: Record<string, unknown> = {
@@ -48,8 +55,8 @@ export const postBindings: RouteBinding[] = [
   { route: Routes.validatePost, input: (req) => ({ body: req.body ?? null }) },
   { route: Routes.listPosts, input: listInput },
   { route: Routes.getPost, input: (req) => ({ id: req.params.id }), version: (post) => post, waitsForOutcome: true },
-  { route: Routes.updatePost, input: (req) => ({ id: req.params.id, patch: req.body ?? null }) },
-  { route: Routes.cancelPost, input: (req) => ({ id: req.params.id }) },
+  { route: Routes.updatePost, input: (req) => ({ id: req.params.id, patch: req.body ?? null, ...reshuffle(req) }) },
+  { route: Routes.cancelPost, input: (req) => ({ id: req.params.id, ...reshuffle(req) }) },
   { route: Routes.requestApproval, input: (req) => ({ id: req.params.id }), reply: approvalReply },
   { route: Routes.getApproval, input: (req) => ({ id: req.params.id }) },
 ];

@@ -21,8 +21,8 @@ export function registerRpc(rpc: RpcServer, ports: ApprovalPorts): void {
   rpc.handle(Rpc.postsCreateDrafts, (input, { principal, callId }) => createDrafts(ports, principal, input.body, { idempotencyKey: input.idempotencyKey, callId }));
   rpc.handle(Rpc.postsGet, async ({ id }, { principal }) => toPost(await findOwnPost(ports.posts, principal, id)));
   rpc.handle(Rpc.postsList, (filter, { principal }) => listPosts(ports, principal, filter));
-  rpc.handle(Rpc.postsUpdate, ({ id, patch }, { principal }) => updatePost(ports, principal, id, patch));
-  rpc.handle(Rpc.postsCancel, ({ id }, { principal }) => cancelPost(ports, principal, id));
+  rpc.handle(Rpc.postsUpdate, ({ id, patch, reshuffle }, { principal }) => updatePost(ports, principal, id, patch, reshuffle));
+  rpc.handle(Rpc.postsCancel, ({ id, reshuffle }, { principal }) => cancelPost(ports, principal, id, reshuffle));
   rpc.handle(Rpc.postsRequestApproval, ({ id }, { principal }) => requestApproval(ports, principal, id));
   rpc.handle(Rpc.postsGetApproval, ({ id }, { principal }) => getApproval(ports, principal, id));
   rpc.handle(Rpc.postsValidate, ({ body }, { principal }) => validatePost(ports, principal, body));

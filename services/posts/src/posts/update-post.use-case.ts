@@ -1,4 +1,5 @@
 import { AppError, compile, describeErrors, PostUpdateSchema, type Platform, type Post, type PostUpdate, type Principal } from '@postbus/contracts';
+import { lockHeldSlot, moveQueueUp, reshuffleFlag, type QueueMove } from '../schedules/reshuffle-queue';
 import { findOwnPost, notEditable } from './post-access';
 import { assertPostPayload, QUEUE_NEXT, scheduledInstantOf } from './post-payload.rules';
 import { EDITABLE_STATUSES, toPost, type PostChanges, type PostRow } from './post.repository';
@@ -12,7 +13,8 @@ const EDITABLE = 'Only drafts and scheduled posts not yet dispatched can be chan
  * Changes a draft or a scheduled post that the scheduler has not claimed yet. The post as it
  * would become must pass the same rules as a new one; a scheduledTime on a draft schedules it.
  */
-export async function updatePost(ports: PostsPorts, principal: Principal, id: string, input: unknown): Promise<Post> {
+export async function updatePost(ports: PostsPorts, principal: Principal, id: string, input: unknown, reshuffleInput?: unknown): Promise<Post & { reshuffled?: QueueMove[] }> {
+  const reshuffle = reshuffleFlag(reshuffleInput);
   const row = await findOwnPost(ports.posts, principal, id);
   if (!EDITABLE_STATUSES.includes(row.status) || row.dispatched_at) throw notEditable(row, EDITABLE);
   const patch = checkPatchShape(input);
@@ -34,11 +36,22 @@ export async function updatePost(ports: PostsPorts, principal: Principal, id: st
     changes.scheduled_time = scheduledInstantOf(patch)!;
     if (row.status === 'draft') changes.status = 'scheduled';
   }
-  if (!Object.keys(changes).length) return toPost(row);
-
-  const updated = await ports.posts.updateIfUndispatched(ports.ds.manager, principal.accountId, id, [row.status], changes);
-  if (!updated) throw notEditable(await findOwnPost(ports.posts, principal, id), EDITABLE);
-  return toPost(updated);
+  if (!Object.keys(changes).length) return reshuffle ? { ...toPost(row), reshuffled: [] } : toPost(row);
+  if (!reshuffle) {
+    const updated = await ports.posts.updateIfUndispatched(ports.ds.manager, principal.accountId, id, [row.status], changes);
+    if (!updated) throw notEditable(await findOwnPost(ports.posts, principal, id), EDITABLE);
+    return toPost(updated);
+  }
+  const result = await ports.ds.transaction(async (m) => {
+    // Only a change of time frees the slot; the schedule is locked before the post, as queueing takes them.
+    const moving = changes.scheduled_time != null && row.scheduled_time !== null && changes.scheduled_time.getTime() !== new Date(row.scheduled_time).getTime();
+    const held = moving ? await lockHeldSlot(m, principal.accountId, id, ports.clock()) : undefined;
+    const updated = await ports.posts.updateIfUndispatched(m, principal.accountId, id, [row.status], changes);
+    if (!updated) return undefined;
+    return { updated, moves: held ? await moveQueueUp(m, principal.accountId, held) : [] };
+  });
+  if (!result) throw notEditable(await findOwnPost(ports.posts, principal, id), EDITABLE);
+  return { ...toPost(result.updated), reshuffled: result.moves };
 }
 
 /** Unknown fields and wrong types; scheduledTime and timezone are left to the rules, which name them. */
