@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { connect } from 'amqplib';
 import { brokerDefinitions, BROKER_SERVICES, brokerUserOf, developmentBrokerPassword, amqpUrlAs, vhostOf, type BrokerDefinitions } from './broker-users';
 import { redact } from './connection';
@@ -10,25 +9,19 @@ export type DefinitionsImporter = (definitions: BrokerDefinitions) => Promise<vo
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-function findRabbitmqctl(): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(':').filter(Boolean), '/usr/sbin', '/usr/lib/rabbitmq/bin'];
-  return dirs.map((dir) => join(dir, 'rabbitmqctl')).find((file) => existsSync(file));
-}
+/** Where Debian and RabbitMQ's own packages install it; otherwise the name, found on PATH by spawn. */
+const RABBITMQCTL_PATHS = ['/usr/sbin/rabbitmqctl', '/usr/lib/rabbitmq/bin/rabbitmqctl'];
 
-/**
- * Imports definitions with `rabbitmqctl import_definitions` (the JSON on its standard input):
- * one call for every user. `node` and `env` point it at a node other than the machine's own.
- */
-export function importWithRabbitmqctl(opts: { node?: string; env?: Record<string, string> } = {}): DefinitionsImporter {
+/** Imports definitions with `rabbitmqctl import_definitions` (the JSON on its standard input): one call for every user. */
+export function importWithRabbitmqctl(): DefinitionsImporter {
   return (definitions) =>
     new Promise((resolve, reject) => {
-      const bin = findRabbitmqctl();
-      if (!bin) return reject(new Error('rabbitmqctl is not installed here'));
-      const child = spawn(bin, [...(opts.node ? ['-n', opts.node] : []), '-q', 'import_definitions'], { env: { ...process.env, ...opts.env }, timeout: 60_000 });
+      const bin = RABBITMQCTL_PATHS.find((file) => existsSync(file)) ?? 'rabbitmqctl';
+      const child = spawn(bin, ['-q', 'import_definitions'], { timeout: 60_000 });
       let output = '';
       child.stdout.on('data', (d) => (output += d));
       child.stderr.on('data', (d) => (output += d));
-      child.on('error', (err) => reject(new Error(`rabbitmqctl: ${err.message}`)));
+      child.on('error', (err) => reject(new Error((err as NodeJS.ErrnoException).code === 'ENOENT' ? 'rabbitmqctl is not installed here' : `rabbitmqctl: ${err.message}`)));
       child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`rabbitmqctl import_definitions exited ${code}: ${output.trim().split('\n').slice(-3).join(' ')}`))));
       child.stdin.on('error', () => undefined);
       child.stdin.end(JSON.stringify(definitions));

@@ -10,9 +10,12 @@ export interface YouTubeDataApiOptions {
   timeoutMs?: number;
 }
 
-/** `GET /videos?part=statistics&id=…`: a video's view, like and comment counts (YouTube reports no shares). */
-export async function getYouTubeEngagement(api: YouTubeDataApiOptions, videoId: string): Promise<PlatformEngagement> {
-  const url = `${api.apiUrl.replace(/\/+$/, '')}/videos?part=statistics&id=${encodeURIComponent(videoId)}`;
+/**
+ * `GET /videos?part=<part>&id=…` (https://developers.google.com/youtube/v3/docs/videos/list): the
+ * listed item for `videoId`, or undefined when YouTube does not list it; errors mapped once.
+ */
+export async function listYouTubeVideo(api: YouTubeDataApiOptions, part: 'statistics' | 'status', videoId: string): Promise<Record<string, unknown> | undefined> {
+  const url = `${api.apiUrl.replace(/\/+$/, '')}/videos?part=${part}&id=${encodeURIComponent(videoId)}`;
   let res: Response;
   let text: string;
   try {
@@ -22,10 +25,15 @@ export async function getYouTubeEngagement(api: YouTubeDataApiOptions, videoId: 
     const name = (cause as { name?: string }).name;
     throw youtubeNetworkError(name === 'TimeoutError' || name === 'AbortError', cause);
   }
-  const body = parseJson(text) as { items?: { id?: unknown; statistics?: Record<string, unknown> }[] } | undefined;
+  const body = parseJson(text) as { items?: Record<string, unknown>[] } | undefined;
   if (!res.ok || !body) throw youtubeErrorFromResponse(res.status, res.headers, body ?? text);
-  const item = body.items?.find((i) => i.id === videoId);
+  return body.items?.find((i) => i.id === videoId);
+}
+
+/** `GET /videos?part=statistics&id=…`: a video's view, like and comment counts (YouTube reports no shares). */
+export async function getYouTubeEngagement(api: YouTubeDataApiOptions, videoId: string): Promise<PlatformEngagement> {
+  const item = await listYouTubeVideo(api, 'statistics', videoId);
   if (!item) throw itemNotListed('youtube', videoId);
-  const s = item.statistics ?? {};
+  const s = (item.statistics ?? {}) as Record<string, unknown>;
   return { views: countOf(s.viewCount), likes: countOf(s.likeCount), comments: countOf(s.commentCount), shares: null };
 }

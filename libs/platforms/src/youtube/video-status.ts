@@ -1,7 +1,5 @@
 import { PlatformError } from '../errors';
-import { parseJson } from '../meta/graph-request';
-import { youtubeErrorFromResponse, youtubeNetworkError } from './errors';
-import type { YouTubeDataApiOptions } from './insights';
+import { listYouTubeVideo, type YouTubeDataApiOptions } from './insights';
 
 const platform = 'youtube' as const;
 
@@ -27,19 +25,7 @@ export function readYouTubeVideoStatus(raw: unknown): YouTubeVideoStatus | undef
  * video's status as its owner sees it; null when YouTube does not list it.
  */
 export async function getYouTubeVideoStatus(api: YouTubeDataApiOptions, videoId: string): Promise<YouTubeVideoStatus | null> {
-  const url = `${api.apiUrl.replace(/\/+$/, '')}/videos?part=status&id=${encodeURIComponent(videoId)}`;
-  let res: Response;
-  let text: string;
-  try {
-    res = await (api.fetchImpl ?? fetch)(url, { headers: { authorization: `Bearer ${api.accessToken}`, accept: 'application/json' }, signal: AbortSignal.timeout(api.timeoutMs ?? 30_000) });
-    text = await res.text();
-  } catch (cause) {
-    const name = (cause as { name?: string }).name;
-    throw youtubeNetworkError(name === 'TimeoutError' || name === 'AbortError', cause);
-  }
-  const body = parseJson(text) as { items?: { id?: unknown; status?: unknown }[] } | undefined;
-  if (!res.ok || !body) throw youtubeErrorFromResponse(res.status, res.headers, body ?? text);
-  const item = body.items?.find((i) => i.id === videoId);
+  const item = await listYouTubeVideo(api, 'status', videoId);
   return item ? (readYouTubeVideoStatus(item.status) ?? null) : null;
 }
 
