@@ -34,11 +34,22 @@ function figures(results: DrainResult[]): Figure[] {
   }));
   if (one && four) {
     const ratio = four.postsPerSecond / one.postsPerSecond;
-    rows.push({ section: SECTION, name: '4 processes / 1', value: Number(ratio.toFixed(2)), unit: '×', target: `≥ ${MIN_RATIO}×`, met: ratio >= MIN_RATIO });
+    rows.push({
+      section: SECTION,
+      name: '4 processes / 1',
+      value: Number(ratio.toFixed(2)),
+      unit: '×',
+      target: `≥ ${MIN_RATIO}×`,
+      met: ratio >= MIN_RATIO,
+    });
   }
   for (const r of results) {
     const c = r.cpu;
-    rows.push({ section: SECTION, name: `CPU per post, ${processesName(r.processes)}`, value: `publishers ${c.publishers.toFixed(2)} ms, postgres+rabbitmq ${c.infrastructure.toFixed(2)} ms, sandbox ${c.sandbox.toFixed(2)} ms` });
+    rows.push({
+      section: SECTION,
+      name: `CPU per post, ${processesName(r.processes)}`,
+      value: `publishers ${c.publishers.toFixed(2)} ms, postgres+rabbitmq ${c.infrastructure.toFixed(2)} ms, sandbox ${c.sandbox.toFixed(2)} ms`,
+    });
   }
   return rows;
 }
@@ -52,7 +63,8 @@ async function main(): Promise<void> {
     // At this latency compiling the hot code costs little next to the waiting: a short warm-up does.
     warmupPerProcess: Number(process.env.BENCH_LATENCY_WARMUP_POSTS_PER_PROCESS ?? 50),
   });
-  for (const r of results) console.log(`  ${processesName(r.processes)}: latency ceiling ${latencyCeiling(r).toFixed(1)} posts/s`);
+  for (const r of results)
+    console.log(`  ${processesName(r.processes)}: latency ceiling ${latencyCeiling(r).toFixed(1)} posts/s`);
   const rows = figures(results);
   const ratio = rows.find((f) => f.target);
   if (ratio) console.log(`  4 processes / 1 process: ${ratio.value}× (required ≥ ${MIN_RATIO}×)`);

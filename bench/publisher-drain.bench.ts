@@ -30,8 +30,24 @@ async function main(): Promise<void> {
     if (ratio < 3) process.exitCode = 1;
   }
   recordFigures([
-    ...results.map((r) => ({ section: `Publisher drain (${LATENCY_MS} ms sandbox latency)`, name: `${r.processes} process${r.processes === 1 ? '' : 'es'}`, value: Number(r.postsPerSecond.toFixed(1)), unit: 'posts/s' })),
-    ...(one && four ? [{ section: `Publisher drain (${LATENCY_MS} ms sandbox latency)`, name: '4 processes / 1', value: Number((four.postsPerSecond / one.postsPerSecond).toFixed(2)), unit: '×', target: '≥ 3×', met: four.postsPerSecond / one.postsPerSecond >= 3 }] : []),
+    ...results.map((r) => ({
+      section: `Publisher drain (${LATENCY_MS} ms sandbox latency)`,
+      name: `${r.processes} process${r.processes === 1 ? '' : 'es'}`,
+      value: Number(r.postsPerSecond.toFixed(1)),
+      unit: 'posts/s',
+    })),
+    ...(one && four
+      ? [
+          {
+            section: `Publisher drain (${LATENCY_MS} ms sandbox latency)`,
+            name: '4 processes / 1',
+            value: Number((four.postsPerSecond / one.postsPerSecond).toFixed(2)),
+            unit: '×',
+            target: '≥ 3×',
+            met: four.postsPerSecond / one.postsPerSecond >= 3,
+          },
+        ]
+      : []),
   ]);
   if (results.some((r) => r.failed)) process.exitCode = 1;
 }

@@ -20,12 +20,18 @@ const figuresFile = join(dir, 'figures.jsonl');
 const failedBenches: string[] = [];
 for (const f of files) {
   console.log(`\n=== ${f.replace('.bench.ts', '')} ===`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(__dirname, f)], { stdio: 'inherit', env: { ...process.env, BENCH_FIGURES_FILE: figuresFile } });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', join(__dirname, f)], {
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_FIGURES_FILE: figuresFile },
+  });
   if (r.status !== 0) failedBenches.push(f.replace('.bench.ts', ''));
 }
 let figures: Figure[] = [];
 try {
-  figures = readFileSync(figuresFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Figure);
+  figures = readFileSync(figuresFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Figure);
 } catch {
   // no bench recorded anything
 }

@@ -12,7 +12,10 @@ export interface CliCommand {
   name: string;
   summary: string;
   usage: string;
-  run(args: Record<string, string | true>, ctx: { bus: () => Promise<Bus>; env: Record<string, string | undefined> }): Promise<void>;
+  run(
+    args: Record<string, string | true>,
+    ctx: { bus: () => Promise<Bus>; env: Record<string, string | undefined> },
+  ): Promise<void>;
 }
 
 function parseArgs(argv: string[]): Record<string, string | true> {
@@ -29,10 +32,11 @@ function parseArgs(argv: string[]): Record<string, string | true> {
 }
 
 async function main(): Promise<void> {
-  const commands: CliCommand[] = readdirSync(join(__dirname, 'commands'))
-    .filter((f) => f.endsWith('.command.ts'))
-    .map((f) => require(join(__dirname, 'commands', f)).command as CliCommand)
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const files = readdirSync(join(__dirname, 'commands')).filter((f) => f.endsWith('.command.ts'));
+  const modules = await Promise.all(
+    files.map((f) => import(join(__dirname, 'commands', f)) as Promise<{ command: CliCommand }>),
+  );
+  const commands = modules.map((m) => m.command).sort((a, b) => a.name.localeCompare(b.name));
   const [name, ...rest] = process.argv.slice(2);
   const command = commands.find((c) => c.name === name);
   if (!command) {

@@ -6,7 +6,9 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-const express = createRequire(join(__dirname, '..', '..', 'services', 'gateway', 'package.json'))('express') as typeof import('express');
+const express = createRequire(join(__dirname, '..', '..', 'services', 'gateway', 'package.json'))(
+  'express',
+) as typeof import('express');
 const body = JSON.parse(process.env.BARE_BODY ?? '{}');
 const app = express();
 app.disable('x-powered-by');

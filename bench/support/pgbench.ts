@@ -6,7 +6,12 @@ import { Client } from 'pg';
 
 /** Debian's pgbench (postgresql-client-15 or the server package), or whatever is on PATH. */
 export function findPgbench(): string | undefined {
-  for (const candidate of ['/usr/lib/postgresql/15/bin/pgbench', '/usr/lib/postgresql/16/bin/pgbench', '/usr/lib/postgresql/17/bin/pgbench']) if (existsSync(candidate)) return candidate;
+  for (const candidate of [
+    '/usr/lib/postgresql/15/bin/pgbench',
+    '/usr/lib/postgresql/16/bin/pgbench',
+    '/usr/lib/postgresql/17/bin/pgbench',
+  ])
+    if (existsSync(candidate)) return candidate;
   const which = spawnSync('sh', ['-c', 'command -v pgbench'], { encoding: 'utf8' });
   return which.status === 0 ? which.stdout.trim() : undefined;
 }
@@ -48,7 +53,10 @@ export interface PgbenchResult {
  * The database's own ceiling for the write a create makes: pgbench with `clients` connections
  * for `seconds`, prepared statements, against the tables above.
  */
-export async function runPgbench(databaseUrl: string, opts: { clients: number; seconds: number; binary: string }): Promise<PgbenchResult> {
+export async function runPgbench(
+  databaseUrl: string,
+  opts: { clients: number; seconds: number; binary: string },
+): Promise<PgbenchResult> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
@@ -61,15 +69,38 @@ export async function runPgbench(databaseUrl: string, opts: { clients: number; s
   writeFileSync(script, SCRIPT);
   try {
     const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(opts.binary, ['-n', '-M', 'prepared', '-c', String(opts.clients), '-j', '2', '-T', String(opts.seconds), '-f', script, databaseUrl], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        opts.binary,
+        [
+          '-n',
+          '-M',
+          'prepared',
+          '-c',
+          String(opts.clients),
+          '-j',
+          '2',
+          '-T',
+          String(opts.seconds),
+          '-f',
+          script,
+          databaseUrl,
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let text = '';
       child.stdout.on('data', (d) => (text += d));
       child.stderr.on('data', (d) => (text += d));
       child.once('error', reject);
-      child.once('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`pgbench exited ${code}:\n${text.slice(-2000)}`))));
+      child.once('exit', (code) =>
+        code === 0 ? resolve(text) : reject(new Error(`pgbench exited ${code}:\n${text.slice(-2000)}`)),
+      );
     });
     const num = (re: RegExp) => Number(out.match(re)?.[1]);
-    return { tps: num(/tps = ([\d.]+)/), latencyMs: num(/latency average = ([\d.]+) ms/), transactions: num(/actually processed: (\d+)/) };
+    return {
+      tps: num(/tps = ([\d.]+)/),
+      latencyMs: num(/latency average = ([\d.]+) ms/),
+      transactions: num(/actually processed: (\d+)/),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
     const cleanup = new Client({ connectionString: databaseUrl });

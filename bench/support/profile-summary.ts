@@ -47,7 +47,8 @@ for (const node of profile.nodes) {
 }
 // Inclusive time: each node's subtree, credited once per function on a path (recursion is not counted twice).
 const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
-const keyOf = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'}  ${n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/(libs|services)\//, '$1/')}:${n.callFrame.lineNumber + 1}`;
+const keyOf = (n: ProfileNode) =>
+  `${n.callFrame.functionName || '(anonymous)'}  ${n.callFrame.url.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/(libs|services)\//, '$1/')}:${n.callFrame.lineNumber + 1}`;
 const inclusive = new Map<string, number>();
 const childIds = new Set(profile.nodes.flatMap((n) => n.children ?? []));
 const walk = (id: number, onPath: Set<string>): number => {
@@ -73,4 +74,8 @@ for (const [k, n] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, top)) c
 console.log('\nself time by function');
 for (const [k, n] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(n)}  ${k}`);
 console.log(`\ninclusive time by function (busy samples only: ${total - idle})`);
-for (const [k, n] of [...inclusive].filter(([k]) => !k.startsWith('(root)') && !k.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, top * 2)) console.log(`  ${(((n / (total - idle)) * 100).toFixed(1)).padStart(5)} %  ${k}`);
+for (const [k, n] of [...inclusive]
+  .filter(([k]) => !k.startsWith('(root)') && !k.startsWith('(idle)'))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, top * 2))
+  console.log(`  ${((n / (total - idle)) * 100).toFixed(1).padStart(5)} %  ${k}`);

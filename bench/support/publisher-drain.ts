@@ -16,7 +16,6 @@ import { createLogger } from '@postbus/kit';
 import { createTestEnv, freePort, waitFor, type TestEnv } from '@postbus/testing';
 import { SERVICE_LOADER } from '../../scripts/service-node-options';
 
-
 /** Posts per profile: under Threads' 250 a day, so neither the sandbox nor the publisher's own limit defers any. */
 const POSTS_PER_PROFILE = 50;
 const ROOT = join(__dirname, '..', '..');
@@ -68,7 +67,11 @@ const children = new Set<ChildProcess>();
 process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
 
 function launch(entry: string, env: Record<string, string>, marker: string, nodeArgs: string[] = []): Child {
-  const proc = spawn(process.execPath, [...nodeArgs, ...SERVICE_LOADER, join(ROOT, entry)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT });
+  const proc = spawn(process.execPath, [...nodeArgs, ...SERVICE_LOADER, join(ROOT, entry)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+  });
   children.add(proc);
   proc.once('exit', () => children.delete(proc));
   const ready = new Promise<void>((resolve, reject) => {
@@ -78,12 +81,14 @@ function launch(entry: string, env: Record<string, string>, marker: string, node
       if (seen.includes(marker)) resolve();
       if (seen.length > 100_000) seen = seen.slice(-10_000);
     };
-    proc.stdout!.on('data', onData);
-    proc.stderr!.on('data', (chunk: Buffer) => {
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       if (process.env.BENCH_VERBOSE) process.stderr.write(chunk);
     });
-    proc.once('exit', (code) => reject(new Error(`${entry} exited (${code}) before it was ready:\n${seen.slice(-2000)}`)));
+    proc.once('exit', (code) =>
+      reject(new Error(`${entry} exited (${code}) before it was ready:\n${seen.slice(-2000)}`)),
+    );
   });
   ready.catch(() => undefined); // a child stopped before its marker appeared is not an error by itself
   return { proc, ready };
@@ -125,18 +130,35 @@ async function stopChild(child: Child): Promise<void> {
 }
 
 async function control(sandboxUrl: string, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${sandboxUrl}/__sandbox${path}`, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(`${sandboxUrl}/__sandbox${path}`, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
   if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status} ${await res.text()}`);
   return res.status === 204 ? undefined : res.json();
 }
 
 /** Fresh sandbox users connected as profiles of one account: the run's posts spread over them. */
-async function seedProfiles(bus: Bus, sandboxUrl: string, count: number): Promise<{ accountId: string; profileIds: string[] }> {
+async function seedProfiles(
+  bus: Bus,
+  sandboxUrl: string,
+  count: number,
+): Promise<{ accountId: string; profileIds: string[] }> {
   const accountId = `acc_bench_${randomBytes(4).toString('hex')}`;
   const profileIds: string[] = [];
   for (let i = 0; i < count; i++) {
-    const user = await control(sandboxUrl, 'POST', '/users', { platform: 'threads', handle: `bench_${i}_${randomBytes(2).toString('hex')}` });
-    const profile = await bus.rpc.call(Rpc.connectionsSeedProfile, { accountId, platform: 'threads', platformUserId: user.userId, handle: user.handle, accessToken: user.accessToken });
+    const user = await control(sandboxUrl, 'POST', '/users', {
+      platform: 'threads',
+      handle: `bench_${i}_${randomBytes(2).toString('hex')}`,
+    });
+    const profile = await bus.rpc.call(Rpc.connectionsSeedProfile, {
+      accountId,
+      platform: 'threads',
+      platformUserId: user.userId,
+      handle: user.handle,
+      accessToken: user.accessToken,
+    });
     profileIds.push(profile.id);
   }
   return { accountId, profileIds };
@@ -147,7 +169,16 @@ interface Others {
   connections: Child;
 }
 
-async function drain(env: TestEnv, bus: Bus, db: Client, sandboxUrl: string, processes: number, run: string, others: Others, s: DrainSettings): Promise<DrainResult> {
+async function drain(
+  env: TestEnv,
+  bus: Bus,
+  db: Client,
+  sandboxUrl: string,
+  processes: number,
+  run: string,
+  others: Others,
+  s: DrainSettings,
+): Promise<DrainResult> {
   await control(sandboxUrl, 'POST', '/reset');
   await control(sandboxUrl, 'POST', '/settings', { latencyMs: s.latencyMs, processingDelayMs: 0 });
   const { accountId, profileIds } = await seedProfiles(bus, sandboxUrl, Math.ceil(s.posts / POSTS_PER_PROFILE));
@@ -161,13 +192,21 @@ async function drain(env: TestEnv, bus: Bus, db: Client, sandboxUrl: string, pro
   };
   // A publisher logs its start at info; at warn it is silent, so readiness is read from the workers table instead.
   const nodeArgs = (process.env.BENCH_PUBLISHER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const publishers = Array.from({ length: processes }, () => launch('services/publisher/src/main.ts', publisherEnv, '\u0000never', nodeArgs));
+  const publishers = Array.from({ length: processes }, () =>
+    launch('services/publisher/src/main.ts', publisherEnv, '\u0000never', nodeArgs),
+  );
   const before = Number((await db.query('SELECT count(*) FROM publisher.workers')).rows[0].count);
-  await waitFor(async () => (Number((await db.query('SELECT count(*) FROM publisher.workers')).rows[0].count) >= before + processes ? true : undefined), {
-    timeoutMs: 60_000,
-    intervalMs: 200,
-    what: `${processes} publisher processes to start`,
-  });
+  await waitFor(
+    async () =>
+      Number((await db.query('SELECT count(*) FROM publisher.workers')).rows[0].count) >= before + processes
+        ? true
+        : undefined,
+    {
+      timeoutMs: 60_000,
+      intervalMs: 200,
+      what: `${processes} publisher processes to start`,
+    },
+  );
 
   try {
     const now = new Date().toISOString();
@@ -185,7 +224,8 @@ async function drain(env: TestEnv, bus: Bus, db: Client, sandboxUrl: string, pro
         dispatchedAt: now,
       }));
     const publishAll = async (jobs: PostDue[]) => {
-      for (let i = 0; i < jobs.length; i += 500) await bus.events.publish(jobs.slice(i, i + 500).map((data) => ({ name: Events.postDue.name, data })));
+      for (let i = 0; i < jobs.length; i += 500)
+        await bus.events.publish(jobs.slice(i, i + 500).map((data) => ({ name: Events.postDue.name, data })));
     };
     // Untimed warm-up: each process's first posts pay for compiling its hot code and filling its
     // connection pools, a cost that would weigh more on the short runs of many processes.
@@ -193,21 +233,32 @@ async function drain(env: TestEnv, bus: Bus, db: Client, sandboxUrl: string, pro
     await publishAll(jobsOf(`${run}w`, warmup));
     const warmFailed = await waitFor(
       async () => {
-        const { rows } = await db.query(`SELECT count(*)::int AS n, count(*) FILTER (WHERE state = 'failed')::int AS failed FROM publisher.attempts WHERE post_id LIKE $1 AND state IN ('published', 'failed')`, [`pst\\_${run}w\\_%`]);
+        const { rows } = await db.query(
+          `SELECT count(*)::int AS n, count(*) FILTER (WHERE state = 'failed')::int AS failed FROM publisher.attempts WHERE post_id LIKE $1 AND state IN ('published', 'failed')`,
+          [`pst\\_${run}w\\_%`],
+        );
         return rows[0].n >= warmup ? { failed: rows[0].failed as number } : undefined;
       },
       { timeoutMs: 10 * 60_000, intervalMs: 500, what: `${warmup} warm-up posts` },
     );
     const jobs = jobsOf(run, s.posts);
     const seqBefore = lastRequestSeq(await control(sandboxUrl, 'GET', '/requests?platform=threads'));
-    const cpuBefore = [...publishers.map((p) => cpuSeconds(p.proc.pid)), cpuSeconds(others.sandbox.proc.pid), cpuSeconds(others.connections.proc.pid), infrastructureCpuSeconds()];
+    const cpuBefore = [
+      ...publishers.map((p) => cpuSeconds(p.proc.pid)),
+      cpuSeconds(others.sandbox.proc.pid),
+      cpuSeconds(others.connections.proc.pid),
+      infrastructureCpuSeconds(),
+    ];
     const started = Date.now();
     await publishAll(jobs);
     // Polled once a second (the count scans this run's attempts; polling it often would load the
     // machine being measured); the drain ends when the last attempt finished, not when it was seen.
     const done = await waitFor(
       async () => {
-        const { rows } = await db.query(`SELECT state, count(*)::int AS n, max(finished_at) AS last FROM publisher.attempts WHERE post_id LIKE $1 AND state IN ('published', 'failed') GROUP BY state`, [`pst\\_${run}\\_%`]);
+        const { rows } = await db.query(
+          `SELECT state, count(*)::int AS n, max(finished_at) AS last FROM publisher.attempts WHERE post_id LIKE $1 AND state IN ('published', 'failed') GROUP BY state`,
+          [`pst\\_${run}\\_%`],
+        );
         const total = rows.reduce((sum: number, r: { n: number }) => sum + r.n, 0);
         return total >= s.posts ? rows : undefined;
       },
@@ -215,8 +266,14 @@ async function drain(env: TestEnv, bus: Bus, db: Client, sandboxUrl: string, pro
     );
     const lastFinished = Math.max(...done.map((r: { last: Date }) => new Date(r.last).getTime()));
     const seconds = (lastFinished - started) / 1000;
-    const cpuAfter = [...publishers.map((p) => cpuSeconds(p.proc.pid)), cpuSeconds(others.sandbox.proc.pid), cpuSeconds(others.connections.proc.pid), infrastructureCpuSeconds()];
-    const perPost = (i: number[]) => (i.reduce((sum, k) => sum + ((cpuAfter[k] ?? 0) - (cpuBefore[k] ?? 0)), 0) * 1000) / s.posts;
+    const cpuAfter = [
+      ...publishers.map((p) => cpuSeconds(p.proc.pid)),
+      cpuSeconds(others.sandbox.proc.pid),
+      cpuSeconds(others.connections.proc.pid),
+      infrastructureCpuSeconds(),
+    ];
+    const perPost = (i: number[]) =>
+      (i.reduce((sum, k) => sum + ((cpuAfter[k] ?? 0) - (cpuBefore[k] ?? 0)), 0) * 1000) / s.posts;
     const cpu: CpuPerPost = {
       publishers: perPost(publishers.map((_, i) => i)),
       sandbox: perPost([processes]),
@@ -239,24 +296,61 @@ export async function runDrains(s: DrainSettings): Promise<DrainResult[]> {
   const env = await createTestEnv('bench_publisher');
   const sandboxPort = await freePort();
   const sandboxUrl = `http://127.0.0.1:${sandboxPort}`;
-  const sandbox = launch('services/sandbox/src/main.ts', { SANDBOX_PORT: String(sandboxPort), SANDBOX_LATENCY_MS: String(s.latencyMs), SANDBOX_PROCESSING_DELAY_MS: '0', LOG_LEVEL: 'info' }, 'sandbox listening', (process.env.BENCH_SANDBOX_NODE_ARGS ?? '').split(' ').filter(Boolean));
-  const connections = launch('services/connections/src/main.ts', { ...env.env, LOG_LEVEL: 'info', SANDBOX_URL: sandboxUrl, CONNECTIONS_HTTP_PORT: '0' }, 'connections started');
-  const bus = await openBus({ url: env.amqpUrl, namespace: env.namespace, logger: createLogger('bench', 'silent'), rpcTimeoutMs: 10_000, ephemeral: true });
+  const sandbox = launch(
+    'services/sandbox/src/main.ts',
+    {
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_LATENCY_MS: String(s.latencyMs),
+      SANDBOX_PROCESSING_DELAY_MS: '0',
+      LOG_LEVEL: 'info',
+    },
+    'sandbox listening',
+    (process.env.BENCH_SANDBOX_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  );
+  const connections = launch(
+    'services/connections/src/main.ts',
+    { ...env.env, LOG_LEVEL: 'info', SANDBOX_URL: sandboxUrl, CONNECTIONS_HTTP_PORT: '0' },
+    'connections started',
+  );
+  const bus = await openBus({
+    url: env.amqpUrl,
+    namespace: env.namespace,
+    logger: createLogger('bench', 'silent'),
+    rpcTimeoutMs: 10_000,
+    ephemeral: true,
+  });
   const db = new Client({ connectionString: env.databaseUrl });
   const results: DrainResult[] = [];
   try {
     await Promise.all([sandbox.ready, connections.ready]);
     await db.connect();
     // One publisher start migrates the schema before the measured runs.
-    const warm = launch('services/publisher/src/main.ts', { ...env.env, LOG_LEVEL: 'info', SANDBOX_URL: sandboxUrl }, 'publisher started');
+    const warm = launch(
+      'services/publisher/src/main.ts',
+      { ...env.env, LOG_LEVEL: 'info', SANDBOX_URL: sandboxUrl },
+      'publisher started',
+    );
     await warm.ready;
     await stopChild(warm);
 
-    console.log(`publisher drain: ${s.posts} Threads posts, sandbox latency ${s.latencyMs} ms, PUBLISHER_CONCURRENCY=${s.concurrency}`);
+    console.log(
+      `publisher drain: ${s.posts} Threads posts, sandbox latency ${s.latencyMs} ms, PUBLISHER_CONCURRENCY=${s.concurrency}`,
+    );
     for (const processes of s.processes) {
-      const r = await drain(env, bus, db, sandboxUrl, processes, `r${processes}${randomBytes(2).toString('hex')}`, { sandbox, connections }, s);
+      const r = await drain(
+        env,
+        bus,
+        db,
+        sandboxUrl,
+        processes,
+        `r${processes}${randomBytes(2).toString('hex')}`,
+        { sandbox, connections },
+        s,
+      );
       results.push(r);
-      console.log(`  ${processes} process${processes === 1 ? ' ' : 'es'}: ${r.postsPerSecond.toFixed(1).padStart(7)} posts/s  (${r.seconds.toFixed(1)} s${r.failed ? `, ${r.failed} failed` : ''}; ${r.requestsPerPost.toFixed(2)} requests/post; ${describeCpu(r.cpu)})`);
+      console.log(
+        `  ${processes} process${processes === 1 ? ' ' : 'es'}: ${r.postsPerSecond.toFixed(1).padStart(7)} posts/s  (${r.seconds.toFixed(1)} s${r.failed ? `, ${r.failed} failed` : ''}; ${r.requestsPerPost.toFixed(2)} requests/post; ${describeCpu(r.cpu)})`,
+      );
     }
   } finally {
     await db.end().catch(() => undefined);

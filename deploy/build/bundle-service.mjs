@@ -15,7 +15,16 @@
  * loader, no dev dependency at run time.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,7 +35,11 @@ const swc = require('@swc/core');
 
 /** The transform of jest.config.js, so the image runs the code exactly as the tests did. */
 const SWC_OPTIONS = {
-  jsc: { parser: { syntax: 'typescript', decorators: true }, transform: { legacyDecorator: true, decoratorMetadata: true }, target: 'es2022' },
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true },
+    target: 'es2022',
+  },
   module: { type: 'commonjs' },
   sourceMaps: true,
 };
@@ -84,7 +97,11 @@ async function compilePackage(dir) {
     if (path.endsWith('.ts') && !path.endsWith('.d.ts')) files.push(path);
   });
   for (const file of files) {
-    const { code, map } = await swc.transformFile(file, { ...SWC_OPTIONS, filename: file, sourceFileName: relative(dirname(file), file) });
+    const { code, map } = await swc.transformFile(file, {
+      ...SWC_OPTIONS,
+      filename: file,
+      sourceFileName: relative(dirname(file), file),
+    });
     const js = file.replace(/\.ts$/, '.js');
     replaceFile(js, `${code}\n//# sourceMappingURL=${relative(dirname(js), `${js}.map`)}\n`);
     replaceFile(`${js}.map`, map);
@@ -92,7 +109,8 @@ async function compilePackage(dir) {
   }
   const manifestPath = join(dir, 'package.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-  for (const key of ['main', 'types']) if (typeof manifest[key] === 'string') manifest[key] = manifest[key].replace(/\.ts$/, '.js');
+  for (const key of ['main', 'types'])
+    if (typeof manifest[key] === 'string') manifest[key] = manifest[key].replace(/\.ts$/, '.js');
   delete manifest.devDependencies;
   replaceFile(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   return files.length;
@@ -108,7 +126,10 @@ async function main() {
   if (existsSync(out) && readdirSync(out).length) fail(`${out} is not empty`);
 
   const [bin, ...pre] = pnpm();
-  execFileSync(bin, [...pre, '--filter', name, 'deploy', '--prod', '--legacy', '--prefer-offline', out], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(bin, [...pre, '--filter', name, 'deploy', '--prod', '--legacy', '--prefer-offline', out], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   let compiled = 0;
   for (const dir of ownPackages(out)) compiled += await compilePackage(dir);
   if (!existsSync(join(out, 'src', 'main.js'))) fail(`${service} has no src/main.ts`);

@@ -9,7 +9,8 @@ import { ROOT } from './support/service-config';
 
 const production = renderKustomization(join(ROOT, 'deploy', 'kubernetes', 'overlays', 'production'));
 const job = production.find((o) => o.kind === 'Job' && o.metadata.name === 'postbus-database-roles')!;
-const scripts = production.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'postbus-database-roles')!.data as Record<string, string>;
+const scripts = production.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'postbus-database-roles')!
+  .data as Record<string, string>;
 const hasPsql = spawnSync('psql', ['--version']).status === 0;
 
 let env: TestEnv;
@@ -24,7 +25,11 @@ afterAll(async () => {
   await env?.drop();
 });
 
-const urlAs = (service: string) => Object.assign(new URL(env.databaseUrl), { username: `postbus_${service}`, password: `job-test-${service}` }).toString();
+const urlAs = (service: string) =>
+  Object.assign(new URL(env.databaseUrl), {
+    username: `postbus_${service}`,
+    password: `job-test-${service}`,
+  }).toString();
 
 async function tryAs(service: string, sql: string): Promise<string> {
   const c = new Client({ connectionString: urlAs(service) });
@@ -45,19 +50,31 @@ test('when the Job is rendered, then it is given the admin URL and every service
   const services = (scripts['provision.sh'].match(/for service in ([a-z ]+); do/) ?? [])[1].split(' ');
 
   expect(names).toEqual(['DATABASE_ADMIN_URL', ...services.map((s) => `${s.toUpperCase()}_DATABASE_URL`)].sort());
-  expect(services).toEqual(expect.arrayContaining(['auth', 'connections', 'gateway', 'media', 'posts', 'publisher', 'webhooks', 'automation']));
+  expect(services).toEqual(
+    expect.arrayContaining(['auth', 'connections', 'gateway', 'media', 'posts', 'publisher', 'webhooks', 'automation']),
+  );
   for (const e of container.env) expect(e.valueFrom.secretKeyRef.name).toBe('postbus-secrets');
 });
 
-(hasPsql ? test : test.skip)("when the Job's script runs against a database, then each service's role owns its schema and cannot touch another's (posts ↔ connections)", () => {
-  const urls = Object.fromEntries(job.spec.template.spec.containers[0].env.filter((e: { name: string }) => e.name !== 'DATABASE_ADMIN_URL').map((e: { name: string }) => [e.name, urlAs(e.name.replace(/_DATABASE_URL$/, '').toLowerCase())]));
-  const out = execFileSync('sh', [join(dir, 'provision.sh')], { env: { PATH: process.env.PATH, DATABASE_ADMIN_URL: env.databaseUrl, ...urls }, encoding: 'utf8' });
-  expect(out).toContain('postbus_posts owns schema posts');
-  return (async () => {
-    expect(await tryAs('posts', 'CREATE TABLE posts.notes (id int)')).toBe('allowed');
-    expect(await tryAs('connections', 'CREATE TABLE connections.secrets (id int)')).toBe('allowed');
-    expect(await tryAs('posts', 'SELECT * FROM connections.secrets')).toBe('42501');
-    expect(await tryAs('connections', 'INSERT INTO posts.notes VALUES (1)')).toBe('42501');
-    expect(await tryAs('posts', 'CREATE SCHEMA elsewhere')).toBe('42501');
-  })();
-});
+(hasPsql ? test : test.skip)(
+  "when the Job's script runs against a database, then each service's role owns its schema and cannot touch another's (posts ↔ connections)",
+  () => {
+    const urls = Object.fromEntries(
+      job.spec.template.spec.containers[0].env
+        .filter((e: { name: string }) => e.name !== 'DATABASE_ADMIN_URL')
+        .map((e: { name: string }) => [e.name, urlAs(e.name.replace(/_DATABASE_URL$/, '').toLowerCase())]),
+    );
+    const out = execFileSync('sh', [join(dir, 'provision.sh')], {
+      env: { PATH: process.env.PATH, DATABASE_ADMIN_URL: env.databaseUrl, ...urls },
+      encoding: 'utf8',
+    });
+    expect(out).toContain('postbus_posts owns schema posts');
+    return (async () => {
+      expect(await tryAs('posts', 'CREATE TABLE posts.notes (id int)')).toBe('allowed');
+      expect(await tryAs('connections', 'CREATE TABLE connections.secrets (id int)')).toBe('allowed');
+      expect(await tryAs('posts', 'SELECT * FROM connections.secrets')).toBe('42501');
+      expect(await tryAs('connections', 'INSERT INTO posts.notes VALUES (1)')).toBe('42501');
+      expect(await tryAs('posts', 'CREATE SCHEMA elsewhere')).toBe('42501');
+    })();
+  },
+);

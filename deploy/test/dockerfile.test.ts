@@ -26,7 +26,8 @@ function stages(): Stage[] {
 const args = (i: Instruction) => i.getArgumentsContent() ?? '';
 const flags = (i: Instruction) => (i as ModifiableInstruction).getFlags();
 const of = (stage: Stage, keyword: string) => stage.instructions.filter((i) => i.getKeyword() === keyword);
-const globalArg = (name: string) => dockerfile.getInstructions().find((i) => i.getKeyword() === 'ARG' && args(i).startsWith(`${name}=`));
+const globalArg = (name: string) =>
+  dockerfile.getInstructions().find((i) => i.getKeyword() === 'ARG' && args(i).startsWith(`${name}=`));
 
 test('when the image is built, then it is multi-stage and the last stage (the default target) is the runtime image', () => {
   const all = stages();
@@ -45,16 +46,29 @@ test('when a container runs, then it runs as an unprivileged numeric user and st
   expect(Number(uid)).toBeGreaterThan(0);
   expect(JSON.parse(args(of(runtime, 'CMD')[0]))).toEqual(['node', '--enable-source-maps', 'src/main.js']);
   expect(of(runtime, 'ENTRYPOINT')).toEqual([]);
-  expect(runtime.instructions.findIndex((i) => i.getKeyword() === 'USER')).toBeGreaterThan(runtime.instructions.findIndex((i) => i.getKeyword() === 'COPY'));
-  expect(of(stages().find((s) => s.name === 'operator')!, 'USER').map(args)).toEqual(['1000:1000']);
+  expect(runtime.instructions.findIndex((i) => i.getKeyword() === 'USER')).toBeGreaterThan(
+    runtime.instructions.findIndex((i) => i.getKeyword() === 'COPY'),
+  );
+  expect(
+    of(
+      stages().find((s) => s.name === 'operator')!,
+      'USER',
+    ).map(args),
+  ).toEqual(['1000:1000']);
 });
 
-test('when the runtime stage is assembled, then it holds only the bundle of the build stage: no install, no compiler, no source tree', () => {
+/** The one install of the runtime stage: Debian's ffmpeg, for media and the transcoder only. */
+const MEDIA_FFMPEG =
+  'if [ "${SERVICE}" = media ] || [ "${SERVICE}" = transcoder ]; then apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*; fi';
+
+test("when the runtime stage is assembled, then it holds only the bundle of the build stage: no compiler, no source tree, no install but media's ffmpeg", () => {
   const runtime = stages().at(-1)!;
   const copies = of(runtime, 'COPY');
 
-  expect(of(runtime, 'RUN')).toEqual([]);
-  expect(copies.map((c) => [flags(c).map((f) => `${f.getName()}=${f.getValue()}`), args(c)])).toEqual([[['from=build'], '/out /app']]);
+  expect(of(runtime, 'RUN').map(args)).toEqual([MEDIA_FFMPEG]);
+  expect(copies.map((c) => [flags(c).map((f) => `${f.getName()}=${f.getValue()}`), args(c)])).toEqual([
+    [['from=build'], '/out /app'],
+  ]);
   expect(of(runtime, 'ENV').map(args).join(' ')).toMatch(/NODE_ENV=production/);
   expect(of(runtime, 'ENV').map(args).join(' ')).toMatch(/METRICS_PORT=9464/);
   expect(of(runtime, 'EXPOSE').map(args)).toEqual(['9464']);
@@ -78,7 +92,9 @@ test('when the workspace is installed, then the lockfile is honoured and the dep
   expect(fetchAt).toBeGreaterThan(0);
   expect(sequence[fetchAt - 1]).toBe('COPY pnpm-lock.yaml pnpm-workspace.yaml package.json ./');
   expect(sequence).toContain('RUN pnpm install --frozen-lockfile --offline');
-  expect(args(globalArg('PNPM_VERSION')!)).toBe(`PNPM_VERSION=${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).packageManager.split('@')[1]}`);
+  expect(args(globalArg('PNPM_VERSION')!)).toBe(
+    `PNPM_VERSION=${JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).packageManager.split('@')[1]}`,
+  );
 });
 
 test('when files are copied from the context, then each exists and the ignore file keeps node_modules, tests and local data out', () => {
@@ -91,4 +107,17 @@ test('when files are copied from the context, then each exists and the ignore fi
   const ignored = readFileSync(join(ROOT, 'deploy', 'Dockerfile.dockerignore'), 'utf8').split('\n');
   expect(ignored).toEqual(expect.arrayContaining(['**/node_modules', '.git', '.data', '**/test']));
   expect(ignored).not.toContain('scripts');
+});
+
+test('when the media image is built, then it carries ffprobe where media looks for it, installed as root before the code', () => {
+  const runtime = stages().at(-1)!;
+  const at = (keyword: string) => runtime.instructions.findIndex((i) => i.getKeyword() === keyword);
+  const install = runtime.instructions.findIndex((i) => i.getKeyword() === 'RUN' && args(i) === MEDIA_FFMPEG);
+
+  expect(install).toBeGreaterThan(-1);
+  expect(install).toBeLessThan(at('COPY'));
+  expect(install).toBeLessThan(at('USER'));
+  expect(readFileSync(join(ROOT, 'services', 'media', 'src', 'config.ts'), 'utf8')).toMatch(
+    /FFPROBE_PATH: str\(.*'\/usr\/bin\/ffprobe'\),$/m,
+  );
 });

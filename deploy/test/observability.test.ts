@@ -1,24 +1,29 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-// The package is an ES module by type; its CommonJS build is what jest loads.
-interface PromqlNode {
-  name: string;
-  type: { isError: boolean };
-  from: number;
-  to: number;
-  node: { parent: { name: string } | null };
-}
-const { parser } = require('@prometheus-io/lezer-promql') as { parser: { parse(text: string): { iterate(spec: { enter(node: PromqlNode): void }): void } } };
+import type { parser as PromqlParser } from '@prometheus-io/lezer-promql' with { 'resolution-mode': 'import' };
 import { METRIC, ServiceMetrics } from '../../libs/metrics/src';
 import { readYamlDocuments } from './support/kustomize';
 import { ROOT } from './support/service-config';
 
+let parser: typeof PromqlParser;
+beforeAll(async () => {
+  // The package is an ES module by type: a CommonJS file reaches it through import(), which
+  // jest turns into a require of its CommonJS build.
+  ({ parser } = await import('@prometheus-io/lezer-promql'));
+});
+
 const [rulesFile] = readYamlDocuments(join(ROOT, 'deploy', 'prometheus', 'alerts.rules.yaml'));
-const [prometheusRule] = readYamlDocuments(join(ROOT, 'deploy', 'kubernetes', 'components', 'monitoring', 'prometheus-rule.yaml'));
+const [prometheusRule] = readYamlDocuments(
+  join(ROOT, 'deploy', 'kubernetes', 'components', 'monitoring', 'prometheus-rule.yaml'),
+);
 const dashboard = JSON.parse(readFileSync(join(ROOT, 'deploy', 'grafana', 'postbus-dashboard.json'), 'utf8'));
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const alerts: { alert: string; expr: string; labels: Record<string, string>; annotations: Record<string, string> }[] = rulesFile.groups.flatMap((g: { rules: unknown[] }) => g.rules);
-const queries: string[] = dashboard.panels.flatMap((p: { targets?: { expr: string }[] }) => (p.targets ?? []).map((t) => t.expr));
+// What each alert means and what to do: the runbook's Alerts section.
+const runbook = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
+const alerts: { alert: string; expr: string; labels: Record<string, string>; annotations: Record<string, string> }[] =
+  rulesFile.groups.flatMap((g: { rules: unknown[] }) => g.rules);
+const queries: string[] = dashboard.panels.flatMap((p: { targets?: { expr: string }[] }) =>
+  (p.targets ?? []).map((t) => t.expr),
+);
 
 /** The series names a PromQL expression selects; throws on a syntax error. */
 function selectedMetrics(expr: string): string[] {
@@ -28,7 +33,8 @@ function selectedMetrics(expr: string): string[] {
   tree.iterate({
     enter: (node) => {
       if (node.type.isError) broken ??= expr.slice(Math.max(0, node.from - 10), node.to + 10);
-      if (node.name === 'Identifier' && node.node.parent?.name === 'VectorSelector') names.push(expr.slice(node.from, node.to));
+      if (node.name === 'Identifier' && node.node.parent?.name === 'VectorSelector')
+        names.push(expr.slice(node.from, node.to));
     },
   });
   if (broken !== undefined) throw new Error(`PromQL syntax error near "${broken}" in ${expr}`);
@@ -41,7 +47,8 @@ async function exportedSeries(): Promise<Set<string>> {
   const series = new Set<string>(['up']);
   for (const m of await registry.getMetricsAsJSON()) {
     series.add(m.name);
-    if (String(m.type) === 'histogram') for (const suffix of ['_bucket', '_sum', '_count']) series.add(`${m.name}${suffix}`);
+    if (String(m.type) === 'histogram')
+      for (const suffix of ['_bucket', '_sum', '_count']) series.add(`${m.name}${suffix}`);
   }
   return series;
 }
@@ -61,7 +68,7 @@ test('when Prometheus loads the alert rules, then each parses, selects only seri
     expect(['critical', 'warning', 'info']).toContain(rule.labels.severity);
     expect(rule.annotations.summary).toBeTruthy();
     expect(rule.annotations.description).toBeTruthy();
-    expect([rule.alert, readme.includes(`**${rule.alert}**`)]).toEqual([rule.alert, true]);
+    expect([rule.alert, runbook.includes(`**${rule.alert}**`)]).toEqual([rule.alert, true]);
   }
   expect(new Set(alerts.map((a) => a.alert)).size).toBe(alerts.length);
   expect(() => selectedMetrics('sum(rate(postbus_event_retries_total[5m])')).toThrow(/syntax error/);

@@ -28,7 +28,10 @@ beforeAll(async () => {
   env = await createTestEnv('bundle');
   out = join(mkdtempSync(join(tmpdir(), 'postbus-bundle-')), SERVICE);
   manifestsBefore = manifests();
-  await promisify(execFile)(process.execPath, [join(ROOT, 'deploy', 'build', 'bundle-service.mjs'), SERVICE, out], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  await promisify(execFile)(process.execPath, [join(ROOT, 'deploy', 'build', 'bundle-service.mjs'), SERVICE, out], {
+    cwd: ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  });
 });
 afterAll(async () => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
@@ -38,10 +41,16 @@ afterAll(async () => {
 
 test('when a service is bundled, then it holds its production dependencies only and JavaScript instead of TypeScript, and the repository is untouched', () => {
   const store = readdirSync(join(out, 'node_modules', '.pnpm'));
-  const own = [out, ...store.filter((d) => d.startsWith('@postbus+')).map((d) => join(out, 'node_modules', '.pnpm', d, 'node_modules', '@postbus', d.split('@')[1].split('+')[1]))];
+  const own = [
+    out,
+    ...store
+      .filter((d) => d.startsWith('@postbus+'))
+      .map((d) => join(out, 'node_modules', '.pnpm', d, 'node_modules', '@postbus', d.split('@')[1].split('+')[1])),
+  ];
   const sources = own.flatMap((dir) => readdirSync(join(dir, 'src'), { recursive: true }).map(String));
 
-  for (const dev of ['typescript', 'tsx', 'jest', '@swc+core', 'playwright-core', '@postbus+testing']) expect([dev, store.some((d) => d.startsWith(`${dev}@`))]).toEqual([dev, false]);
+  for (const dev of ['typescript', 'tsx', 'jest', '@swc+core', 'playwright-core', '@postbus+testing'])
+    expect([dev, store.some((d) => d.startsWith(`${dev}@`))]).toEqual([dev, false]);
   expect(store.some((d) => d.startsWith('amqplib@'))).toBe(true);
   expect(sources.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
   expect(sources).toContain('main.js');
@@ -52,7 +61,11 @@ test('when a service is bundled, then it holds its production dependencies only 
 
 test('when the bundle starts with plain node, then it migrates, becomes ready, serves metrics, and drains and exits 0 on SIGTERM', async () => {
   const port = await freePort();
-  child = spawn(process.execPath, ['--enable-source-maps', 'src/main.js'], { cwd: out, env: { PATH: process.env.PATH, ...env.env, METRICS_PORT: String(port), NODE_ENV: 'production' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  child = spawn(process.execPath, ['--enable-source-maps', 'src/main.js'], {
+    cwd: out,
+    env: { PATH: process.env.PATH, ...env.env, METRICS_PORT: String(port), NODE_ENV: 'production' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));

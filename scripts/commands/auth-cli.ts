@@ -20,5 +20,6 @@ export function printResult(args: CliArgs, result: Record<string, unknown>): voi
     return;
   }
   const width = Math.max(...Object.keys(result).map((k) => k.length));
-  for (const [k, v] of Object.entries(result)) console.log(`${k.padEnd(width)}  ${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  for (const [k, v] of Object.entries(result))
+    console.log(`${k.padEnd(width)}  ${typeof v === 'string' ? v : JSON.stringify(v)}`);
 }

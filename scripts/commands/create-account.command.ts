@@ -9,7 +9,14 @@ export const command: CliCommand = {
   async run(args, { bus, env }) {
     const email = requiredArg(args, 'email', 'email');
     const password = optionalArg(args, 'password') ?? (env.POSTBUS_PASSWORD || undefined);
-    const created = await (await bus()).rpc.call(Rpc.authCreateAccount, { email, password, plan: optionalArg(args, 'plan'), tester: args.tester === true || undefined });
+    const created = await (
+      await bus()
+    ).rpc.call(Rpc.authCreateAccount, {
+      email,
+      password,
+      plan: optionalArg(args, 'plan'),
+      tester: args.tester === true || undefined,
+    });
     printResult(args, { ...created, email });
   },
 };

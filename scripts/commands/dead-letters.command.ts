@@ -15,7 +15,12 @@ export const command: CliCommand = {
       console.log(JSON.stringify(found, null, 2));
       return;
     }
-    console.log(`${found.queue}: ${found.depth} message(s)${found.depth > found.letters.length ? `, showing ${found.letters.length}` : ''}`);
-    for (const l of found.letters) console.log(`  ${l.messageId ?? '-'}  ${l.event ?? '-'}  ${l.deadAt ?? '-'}  attempt ${l.attempt ?? '-'}  ${l.reason}`);
+    console.log(
+      `${found.queue}: ${found.depth} message(s)${found.depth > found.letters.length ? `, showing ${found.letters.length}` : ''}`,
+    );
+    for (const l of found.letters)
+      console.log(
+        `  ${l.messageId ?? '-'}  ${l.event ?? '-'}  ${l.deadAt ?? '-'}  attempt ${l.attempt ?? '-'}  ${l.reason}`,
+      );
   },
 };

@@ -2,19 +2,27 @@ import { Rpc, SCOPES } from '@postbus/contracts';
 import type { CliCommand } from '../postbus';
 import { optionalArg, printResult, requiredArg } from './auth-cli';
 
-const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export const command: CliCommand = {
   name: 'issue-key',
   summary: 'Issue an API key and print it once (all scopes and all profiles unless limited)',
-  usage: 'issue-key --account <acc_…> [--user <usr_…>] [--name <name>] [--scopes a,b|all] [--profiles all|prf_…,prf_…] [--expires <ISO 8601>] [--json]',
+  usage:
+    'issue-key --account <acc_…> [--user <usr_…>] [--name <name>] [--scopes a,b|all] [--profiles all|prf_…,prf_…] [--expires <ISO 8601>] [--json]',
   async run(args, { bus }) {
     const accountId = requiredArg(args, 'account', 'acc_…');
     const scopes = optionalArg(args, 'scopes');
     const profiles = optionalArg(args, 'profiles');
     const expires = optionalArg(args, 'expires');
-    if (expires && Number.isNaN(Date.parse(expires))) throw new Error('--expires must be an ISO 8601 time with Z or an offset');
-    const issued = await (await bus()).rpc.call(Rpc.authIssueKey, {
+    if (expires && Number.isNaN(Date.parse(expires)))
+      throw new Error('--expires must be an ISO 8601 time with Z or an offset');
+    const issued = await (
+      await bus()
+    ).rpc.call(Rpc.authIssueKey, {
       accountId,
       userId: optionalArg(args, 'user'),
       name: optionalArg(args, 'name') ?? 'operator',

@@ -28,14 +28,21 @@ export function keyRotationCommand(r: KeyRotation): CliCommand {
     usage: `${r.name} [--key-id <id>] [--generate]`,
     async run(args, ctx) {
       if (args.generate) {
-        const id = typeof args['key-id'] === 'string' ? args['key-id'] : `k${new Date().toISOString().slice(0, 10).replace(/-/g, '')}`;
-        console.log(`${r.vars.keyId}=${id}\n${r.vars.key}=${randomBytes(32).toString('base64')}\n\nKeep the current key readable meanwhile: ${r.vars.previous}=<current id>:<current key>`);
+        const id =
+          typeof args['key-id'] === 'string'
+            ? args['key-id']
+            : `k${new Date().toISOString().slice(0, 10).replace(/-/g, '')}`;
+        console.log(
+          `${r.vars.keyId}=${id}\n${r.vars.key}=${randomBytes(32).toString('base64')}\n\nKeep the current key readable meanwhile: ${r.vars.previous}=<current id>:<current key>`,
+        );
         return;
       }
       const bus = await ctx.bus();
       const keyId = typeof args['key-id'] === 'string' ? args['key-id'] : undefined;
       const result = await bus.rpc.call(r.rpc, { keyId }, null, { timeoutMs: 10 * 60_000 });
-      console.log(`Re-encrypted ${result.rotated} ${r.what}(s) under key ${result.keyId}; ${result.alreadyCurrent} already were.`);
+      console.log(
+        `Re-encrypted ${result.rotated} ${r.what}(s) under key ${result.keyId}; ${result.alreadyCurrent} already were.`,
+      );
       console.log(`Every stored ${r.what} now uses this key: previous keys can be removed from ${r.vars.previous}.`);
     },
   };

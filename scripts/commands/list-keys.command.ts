@@ -12,7 +12,17 @@ export const command: CliCommand = {
     if (args.json) return console.log(JSON.stringify(keys, null, 2));
     if (!keys.length) return console.log('no keys');
     for (const k of keys) {
-      console.log([k.keyId, k.status.padEnd(7), k.prefix, JSON.stringify(k.name), k.scopes.join(' '), `profiles=${k.profileIds === 'all' ? 'all' : k.profileIds.join(',')}`, `lastUsed=${k.lastUsedAt ?? 'never'}`].join('  '));
+      console.log(
+        [
+          k.keyId,
+          k.status.padEnd(7),
+          k.prefix,
+          JSON.stringify(k.name),
+          k.scopes.join(' '),
+          `profiles=${k.profileIds === 'all' ? 'all' : k.profileIds.join(',')}`,
+          `lastUsed=${k.lastUsedAt ?? 'never'}`,
+        ].join('  '),
+      );
     }
   },
 };

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { commonVars, databaseRoleOf, loadConfig, openDataSource } from '@postbus/kit';
+import { commonVars, databaseRoleOf, loadConfig, openDataSource, type MigrationClass } from '@postbus/kit';
 import type { CliCommand } from '../postbus';
 import { optionalArg, printResult } from './auth-cli';
 
@@ -18,9 +18,11 @@ async function appliedIn(url: string, schema: string): Promise<string[]> {
   const c = new Client({ connectionString: url });
   await c.connect();
   try {
-    const exists = await c.query('SELECT to_regclass($1) AS t', [`"${schema}".migrations`]);
+    const exists = await c.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [`"${schema}".migrations`]);
     if (!exists.rows[0].t) return [];
-    return (await c.query(`SELECT name FROM "${schema}".migrations ORDER BY id`)).rows.map((r) => r.name as string);
+    return (await c.query<{ name: string }>(`SELECT name FROM "${schema}".migrations ORDER BY id`)).rows.map(
+      (r) => r.name,
+    );
   } finally {
     await c.end();
   }
@@ -32,7 +34,10 @@ async function ownRoleIn(url: string, service: string): Promise<string | undefin
   await c.connect();
   try {
     const role = databaseRoleOf(service);
-    const found = await c.query('SELECT 1 FROM pg_namespace WHERE nspname = $1 AND pg_get_userbyid(nspowner) = $2 AND $2 <> current_user', [service, role]);
+    const found = await c.query(
+      'SELECT 1 FROM pg_namespace WHERE nspname = $1 AND pg_get_userbyid(nspowner) = $2 AND $2 <> current_user',
+      [service, role],
+    );
     return found.rowCount ? role : undefined;
   } finally {
     await c.end();
@@ -50,19 +55,35 @@ export const command: CliCommand = {
   async run(args, { env }) {
     const { DATABASE_URL } = loadConfig({ DATABASE_URL: commonVars.DATABASE_URL }, env);
     const known = servicesWithMigrations();
-    const asked = optionalArg(args, 'service')?.split(',').map((s) => s.trim()).filter(Boolean) ?? known;
+    const asked =
+      optionalArg(args, 'service')
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean) ?? known;
     const unknown = asked.filter((s) => !known.includes(s));
-    if (unknown.length) throw new Error(`no migrations for ${unknown.join(', ')} (services with migrations: ${known.join(', ')})`);
+    if (unknown.length)
+      throw new Error(`no migrations for ${unknown.join(', ')} (services with migrations: ${known.join(', ')})`);
     const result: Record<string, { ran: string[]; applied: number }> = {};
     for (const service of asked) {
       const before = await appliedIn(DATABASE_URL, service);
-      const { migrations } = require(join(SERVICES_DIR, service, 'src', 'migrations', 'index.ts')) as { migrations: Function[] };
-      const ds = await openDataSource({ url: DATABASE_URL, schema: service, migrations, poolSize: 1, role: await ownRoleIn(DATABASE_URL, service) });
+      const { migrations } = (await import(join(SERVICES_DIR, service, 'src', 'migrations', 'index.ts'))) as {
+        migrations: MigrationClass[];
+      };
+      const ds = await openDataSource({
+        url: DATABASE_URL,
+        schema: service,
+        migrations,
+        poolSize: 1,
+        role: await ownRoleIn(DATABASE_URL, service),
+      });
       await ds.destroy();
       const after = await appliedIn(DATABASE_URL, service);
       result[service] = { ran: after.filter((m) => !before.includes(m)), applied: after.length };
     }
     if (args.json) return printResult(args, result);
-    for (const [service, r] of Object.entries(result)) console.log(`${service.padEnd(12)} ${r.ran.length ? `ran ${r.ran.join(', ')}` : 'up to date'} (${r.applied} applied)`);
+    for (const [service, r] of Object.entries(result))
+      console.log(
+        `${service.padEnd(12)} ${r.ran.length ? `ran ${r.ran.join(', ')}` : 'up to date'} (${r.applied} applied)`,
+      );
   },
 };

@@ -9,6 +9,12 @@ export const command: CliCommand = {
   async run(args, { bus }) {
     const keyId = requiredArg(args, 'key', 'key_…');
     const key = await (await bus()).rpc.call(Rpc.authRevokeKey, { keyId });
-    printResult(args, { keyId: key.keyId, accountId: key.accountId, name: key.name, status: key.status, revokedAt: key.revokedAt });
+    printResult(args, {
+      keyId: key.keyId,
+      accountId: key.accountId,
+      name: key.name,
+      status: key.status,
+      revokedAt: key.revokedAt,
+    });
   },
 };

@@ -5,6 +5,10 @@ import { keyRotationCommand } from './key-rotation';
 export const command = keyRotationCommand({
   name: 'rotate-webhook-key',
   what: 'webhook secret',
-  vars: { keyId: 'WEBHOOK_SECRET_KEY_ID', key: 'WEBHOOK_SECRET_ENCRYPTION_KEY', previous: 'WEBHOOK_SECRET_PREVIOUS_KEYS' },
+  vars: {
+    keyId: 'WEBHOOK_SECRET_KEY_ID',
+    key: 'WEBHOOK_SECRET_ENCRYPTION_KEY',
+    previous: 'WEBHOOK_SECRET_PREVIOUS_KEYS',
+  },
   rpc: Rpc.webhooksRotateSecretKey,
 });

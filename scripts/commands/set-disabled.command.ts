@@ -12,7 +12,9 @@ export const command: CliCommand = {
     if (!accountId === !userId) throw new Error('give exactly one of --account or --user');
     const disabled = args.off !== true;
     const rpc = (await bus()).rpc;
-    const result = accountId ? await rpc.call(Rpc.authUpdateAccount, { accountId, disabled }) : await rpc.call(Rpc.authUpdateUser, { userId: userId!, disabled });
+    const result = accountId
+      ? await rpc.call(Rpc.authUpdateAccount, { accountId, disabled })
+      : await rpc.call(Rpc.authUpdateUser, { userId: userId!, disabled });
     printResult(args, result);
   },
 };

@@ -84,21 +84,35 @@ export class ServiceGroup {
   }
 
   private spawn(s: ServiceLaunch): void {
-    const proc = spawn(process.execPath, [...SERVICE_LOADER, join(this.opts.root, s.entry)], { cwd: this.opts.root, env: s.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const member: Member = { name: s.name, proc, output: '', exited: new Promise((resolve) => proc.once('exit', () => resolve())) };
+    const proc = spawn(process.execPath, [...SERVICE_LOADER, join(this.opts.root, s.entry)], {
+      cwd: this.opts.root,
+      env: s.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const member: Member = {
+      name: s.name,
+      proc,
+      output: '',
+      exited: new Promise((resolve) => proc.once('exit', () => resolve())),
+    };
     const keep = (to: NodeJS.WriteStream) => (chunk: Buffer) => {
       member.output = (member.output + chunk.toString()).slice(-KEPT_OUTPUT);
       if (this.opts.echo) to.write(chunk);
     };
-    proc.stdout!.on('data', keep(process.stdout));
-    proc.stderr!.on('data', keep(process.stderr));
-    proc.once('error', (err) => !this.stopping && this.rejectCrashed(new Error(`${s.name} could not be started: ${err.message}`)));
+    proc.stdout.on('data', keep(process.stdout));
+    proc.stderr.on('data', keep(process.stderr));
+    proc.once(
+      'error',
+      (err) => !this.stopping && this.rejectCrashed(new Error(`${s.name} could not be started: ${err.message}`)),
+    );
     proc.once('exit', (code, signal) => {
       if (this.stopping) return;
       // The output may still be in the pipes when the process is gone: read it to its end first
       // (within a bound: a child of its own could keep them open).
-      const drained = Promise.all([ended(proc.stdout!), ended(proc.stderr!)]);
-      void Promise.race([drained, delay(2000)]).then(() => this.rejectCrashed(new Error(explainExit(s.name, code, signal, member.output, { logShown: !!this.opts.echo }))));
+      const drained = Promise.all([ended(proc.stdout), ended(proc.stderr)]);
+      void Promise.race([drained, delay(2000)]).then(() =>
+        this.rejectCrashed(new Error(explainExit(s.name, code, signal, member.output, { logShown: !!this.opts.echo }))),
+      );
     });
     this.members.push(member);
   }

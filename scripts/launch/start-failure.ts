@@ -15,10 +15,17 @@ export function portsInUse(output: string): number[] {
  * Why a service ended on its own, in words a person can act on: a taken port
  * names the process holding it; anything else points at the service's log (or quotes its end).
  */
-export function explainExit(name: string, code: number | null, signal: string | null, output: string, opts: { logShown: boolean }): string {
+export function explainExit(
+  name: string,
+  code: number | null,
+  signal: string | null,
+  output: string,
+  opts: { logShown: boolean },
+): string {
   const ended = `${name} exited (${signal ?? code})`;
   const ports = portsInUse(output);
-  if (ports.length) return `${ended}: ${ports.map(describePortHolder).join('; ')}. Stop that process or give ${name} another port.`;
+  if (ports.length)
+    return `${ended}: ${ports.map(describePortHolder).join('; ')}. Stop that process or give ${name} another port.`;
   if (opts.logShown) return `${ended}; see its log above.`;
   return `${ended}; the end of its log:\n${output.trim().split('\n').slice(-20).join('\n')}`;
 }

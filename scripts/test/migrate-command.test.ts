@@ -17,7 +17,10 @@ async function run(cmd: CliCommand, args: Record<string, string | true>): Promis
   const lines: string[] = [];
   const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
   try {
-    await cmd.run({ ...args, json: true }, { bus: async () => Promise.reject(new Error('migrate needs no broker')), env: { DATABASE_URL: env.databaseUrl } });
+    await cmd.run(
+      { ...args, json: true },
+      { bus: async () => Promise.reject(new Error('migrate needs no broker')), env: { DATABASE_URL: env.databaseUrl } },
+    );
   } finally {
     log.mockRestore();
   }
@@ -28,7 +31,11 @@ async function schemas(): Promise<string[]> {
   const c = new Client({ connectionString: env.databaseUrl });
   await c.connect();
   try {
-    return (await c.query(`SELECT nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg_%' AND nspname NOT IN ('public', 'information_schema') ORDER BY 1`)).rows.map((r) => r.nspname);
+    return (
+      await c.query(
+        `SELECT nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg_%' AND nspname NOT IN ('public', 'information_schema') ORDER BY 1`,
+      )
+    ).rows.map((r) => r.nspname);
   } finally {
     await c.end();
   }
@@ -38,7 +45,9 @@ test('when an operator runs migrate on an empty database, then every service wit
   const first = await run(migrate, {});
   const second = await run(migrate, {});
 
-  expect(servicesWithMigrations()).toEqual(expect.arrayContaining(['auth', 'connections', 'gateway', 'media', 'posts', 'publisher']));
+  expect(servicesWithMigrations()).toEqual(
+    expect.arrayContaining(['auth', 'connections', 'gateway', 'media', 'posts', 'publisher']),
+  );
   expect(await schemas()).toEqual(servicesWithMigrations());
   for (const service of servicesWithMigrations()) {
     expect(first[service].ran.length).toBe(first[service].applied);
@@ -49,7 +58,9 @@ test('when an operator runs migrate on an empty database, then every service wit
 });
 
 test('when an operator names a service without migrations, then migrate refuses and lists those it knows', async () => {
-  await expect(run(migrate, { service: 'sandbox' })).rejects.toThrow(/no migrations for sandbox \(services with migrations: auth, /);
+  await expect(run(migrate, { service: 'sandbox' })).rejects.toThrow(
+    /no migrations for sandbox \(services with migrations: auth, /,
+  );
 });
 
 test("when the database was provisioned with a role per service, then migrate leaves each service's tables owned by that role", async () => {
@@ -59,15 +70,26 @@ test("when the database was provisioned with a role per service, then migrate le
     const lines: string[] = [];
     const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
     try {
-      await migrate.run({ service: 'posts,connections', json: true }, { bus: async () => Promise.reject(new Error('migrate needs no broker')), env: { DATABASE_URL: provisioned.databaseUrl } });
+      await migrate.run(
+        { service: 'posts,connections', json: true },
+        {
+          bus: async () => Promise.reject(new Error('migrate needs no broker')),
+          env: { DATABASE_URL: provisioned.databaseUrl },
+        },
+      );
     } finally {
       log.mockRestore();
     }
     const c = new Client({ connectionString: provisioned.databaseUrl });
     await c.connect();
-    const { rows } = await c.query(`SELECT DISTINCT n.nspname AS schema, pg_get_userbyid(k.relowner) AS owner FROM pg_class k JOIN pg_namespace n ON n.oid = k.relnamespace WHERE n.nspname IN ('posts', 'connections') AND k.relkind = 'r' ORDER BY 1`);
+    const { rows } = await c.query(
+      `SELECT DISTINCT n.nspname AS schema, pg_get_userbyid(k.relowner) AS owner FROM pg_class k JOIN pg_namespace n ON n.oid = k.relnamespace WHERE n.nspname IN ('posts', 'connections') AND k.relkind = 'r' ORDER BY 1`,
+    );
     await c.end();
-    expect(rows).toEqual([{ schema: 'connections', owner: 'postbus_connections' }, { schema: 'posts', owner: 'postbus_posts' }]);
+    expect(rows).toEqual([
+      { schema: 'connections', owner: 'postbus_connections' },
+      { schema: 'posts', owner: 'postbus_posts' },
+    ]);
   } finally {
     await provisioned.drop();
   }

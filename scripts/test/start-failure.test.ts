@@ -37,8 +37,14 @@ function isAlive(pid: number): boolean {
 }
 
 test('when a port is held by a listener, then the process holding it is named', () => {
-  expect(describePortHolder(takenPort)).toMatch(new RegExp(`^port ${takenPort} is taken by pid ${process.pid} \\(.*node`));
-  expect(portsInUse('Error: listen EADDRINUSE: address already in use 127.0.0.1:3002\nMETRICS_PORT 9402 is in use (another process…)\nlisten EADDRINUSE: address already in use :::3000')).toEqual([3002, 3000, 9402]);
+  expect(describePortHolder(takenPort)).toMatch(
+    new RegExp(`^port ${takenPort} is taken by pid ${process.pid} \\(.*node`),
+  );
+  expect(
+    portsInUse(
+      'Error: listen EADDRINUSE: address already in use 127.0.0.1:3002\nMETRICS_PORT 9402 is in use (another process…)\nlisten EADDRINUSE: address already in use :::3000',
+    ),
+  ).toEqual([3002, 3000, 9402]);
 });
 
 test('when one service cannot take its metrics port, then the start fails naming the port and its holder, and every process it started has exited', async () => {
@@ -71,7 +77,9 @@ test('when one service cannot take its metrics port, then the start fails naming
     (err: Error) => err,
   );
 
-  expect(failure?.message).toMatch(new RegExp(`^media exited \\(1\\): port ${takenPort} is taken by pid ${process.pid} \\(`));
+  expect(failure?.message).toMatch(
+    new RegExp(`^media exited \\(1\\): port ${takenPort} is taken by pid ${process.pid} \\(`),
+  );
   expect(group.pids).toHaveLength(3);
   expect(group.pids.filter(isAlive)).toEqual([]);
 }, 200_000);

@@ -1,25 +1,38 @@
 import { PLATFORMS } from '@postbus/contracts';
 import type { LocalSystem } from '../harness/local-system';
-import type { PrivatePostgres } from '../harness/private-postgres';
-import type { PrivateRabbit } from '../harness/private-rabbitmq';
+import type { PrivatePostgres } from '../../scripts/launch/private-postgres';
+import type { PrivateRabbit } from '../../scripts/launch/private-rabbitmq';
 import { sleep } from '../harness/service-process';
+import { childrenNamed } from './renditions';
 
 export interface FaultContext {
   system: LocalSystem;
   pg: PrivatePostgres;
   rabbit: PrivateRabbit;
-  log(message: string): void;
+  log: (message: string) => void;
+  /** Creates the posts held back for the transcoder fault (their renditions are requested then); answers how many. */
+  createHeldPosts: () => Promise<number>;
+}
+
+/** What a fault found, beyond having struck: a note for the report, or that it could not do what it is for. */
+export interface FaultNote {
+  note?: string;
+  missed?: boolean;
 }
 
 export interface Fault {
   /** When it starts, in ms after the first post is due. */
   atMs: number;
   name: string;
-  inject(ctx: FaultContext): Promise<void>;
+  inject(ctx: FaultContext): Promise<FaultNote | void>;
 }
 
 async function sandboxFaults(sandboxUrl: string, body: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${sandboxUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${sandboxUrl}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`the sandbox refused a fault: ${res.status} ${await res.text()}`);
 }
 
@@ -61,6 +74,45 @@ export const FAULTS: Fault[] = [
     },
   },
   {
+    atMs: 35_000,
+    name: 'SIGKILL the transcoder while ffmpeg makes a rendition, start it again',
+    async inject({ system, log, createHeldPosts }) {
+      const victim = system.of('transcoder')[0];
+      const held = await createHeldPosts();
+      log(`${held} posts with normalize created; waiting for the transcoder to run ffmpeg`);
+      // As a container killed whole: the service and the ffmpeg it runs.
+      const deadline = Date.now() + 30_000;
+      let ffmpeg: number[] = [];
+      while (!ffmpeg.length && victim.pid && Date.now() < deadline) {
+        ffmpeg = childrenNamed(victim.pid, 'ffmpeg');
+        if (!ffmpeg.length) await sleep(20);
+      }
+      await victim.kill();
+      for (const pid of ffmpeg) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // it had ended
+        }
+      }
+      log(
+        ffmpeg.length
+          ? `${victim.name} killed (SIGKILL) with its ffmpeg mid-rendition`
+          : `${victim.name} killed (SIGKILL), but ffmpeg was never seen running`,
+      );
+      await sleep(2000);
+      victim.start();
+      // It becomes ready while the next fault strikes; a start that fails is a crash the run reports.
+      void victim.waitReady().then(
+        () => log(`${victim.name} started again`),
+        () => undefined,
+      );
+      return ffmpeg.length
+        ? { note: `${held} posts; ffmpeg killed mid-rendition` }
+        : { note: `${held} posts; ffmpeg never seen running`, missed: true };
+    },
+  },
+  {
     atMs: 40_000,
     name: 'stop posts for 10 s while results arrive',
     async inject({ system, log }) {
@@ -79,8 +131,20 @@ export const FAULTS: Fault[] = [
     async inject({ system, log }) {
       // Publish calls go through but their answers are lost (the outcome-unknown case); every other call hangs untouched.
       for (const platform of PLATFORMS) {
-        await sandboxFaults(system.sandboxUrl, { platform, mode: 'timeout', operation: 'publish', applied: true, count: 10_000 });
-        await sandboxFaults(system.sandboxUrl, { platform, mode: 'timeout', operation: 'any', applied: false, count: 10_000 });
+        await sandboxFaults(system.sandboxUrl, {
+          platform,
+          mode: 'timeout',
+          operation: 'publish',
+          applied: true,
+          count: 10_000,
+        });
+        await sandboxFaults(system.sandboxUrl, {
+          platform,
+          mode: 'timeout',
+          operation: 'any',
+          applied: false,
+          count: 10_000,
+        });
       }
       log('the sandbox stopped answering');
       await sleep(5000);

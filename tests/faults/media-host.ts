@@ -20,7 +20,12 @@ export async function startMediaHost(size = 96 * 1024): Promise<MediaHost> {
     const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
     const start = range ? Number(range[1]) : 0;
     const end = range?.[2] ? Math.min(Number(range[2]), size - 1) : size - 1;
-    const headers = { 'content-type': type, 'content-length': end - start + 1, 'accept-ranges': 'bytes', ...(range && { 'content-range': `bytes ${start}-${end}/${size}` }) };
+    const headers = {
+      'content-type': type,
+      'content-length': end - start + 1,
+      'accept-ranges': 'bytes',
+      ...(range && { 'content-range': `bytes ${start}-${end}/${size}` }),
+    };
     res.writeHead(range ? 206 : 200, headers);
     res.end(req.method === 'HEAD' ? undefined : bytes.subarray(start, end + 1));
   });

@@ -7,10 +7,12 @@ import type { Platform } from '@postbus/contracts';
  * is not used up. Each platform's posts belong to an account of their own.
  */
 export const PLAN: { platform: Platform; share: number; profiles: number }[] = [
-  { platform: 'threads', share: 0.38, profiles: 8 },
+  { platform: 'threads', share: 0.35, profiles: 8 },
   { platform: 'facebook', share: 0.27, profiles: 5 },
   { platform: 'instagram', share: 0.2, profiles: 8 },
   { platform: 'tiktok', share: 0.11, profiles: 45 },
+  // Bluesky: 1,666 records an hour per account (a PDS's write points), far above what a run asks of 3 profiles.
+  { platform: 'bluesky', share: 0.03, profiles: 3 },
   { platform: 'youtube', share: 0.04, profiles: 4 },
 ];
 
@@ -25,7 +27,12 @@ export interface PlannedPost {
 }
 
 /** `total` post bodies, platform by platform, their profiles taken in turn. */
-export function planPosts(total: number, run: string, accounts: Map<Platform, { apiKey: string; profileIds: string[] }>, mediaUrl: string): PlannedPost[] {
+export function planPosts(
+  total: number,
+  run: string,
+  accounts: Map<Platform, { apiKey: string; profileIds: string[] }>,
+  mediaUrl: string,
+): PlannedPost[] {
   const posts: PlannedPost[] = [];
   for (const { platform, share } of PLAN) {
     const count = platform === PLAN.at(-1)!.platform ? total - posts.length : Math.round(total * share);
@@ -40,12 +47,22 @@ export function planPosts(total: number, run: string, accounts: Map<Platform, { 
 }
 
 function bodyFor(platform: Platform, token: string, profileId: string, mediaUrl: string): Record<string, unknown> {
-  const base = { platforms: [platform], profileIds: [profileId], caption: `Fault injection run ${token}`, externalId: token };
+  const base = {
+    platforms: [platform],
+    profileIds: [profileId],
+    caption: `Fault injection run ${token}`,
+    externalId: token,
+  };
   switch (platform) {
     case 'instagram':
       return { ...base, mediaUrls: [`${mediaUrl}/${token}.jpg`] };
     case 'tiktok':
-      return { ...base, title: token, mediaUrls: [`${mediaUrl}/${token}.mp4`], platformMeta: { tiktok: { privacyLevel: 'SELF_ONLY' } } };
+      return {
+        ...base,
+        title: token,
+        mediaUrls: [`${mediaUrl}/${token}.mp4`],
+        platformMeta: { tiktok: { privacyLevel: 'SELF_ONLY' } },
+      };
     case 'youtube':
       return { ...base, title: token, mediaUrls: [`${mediaUrl}/${token}.mp4`] };
     default:

@@ -67,7 +67,9 @@ export async function statusCounts(databaseUrl: string): Promise<Record<string, 
 }
 
 export function allTerminal(counts: Record<string, number> | undefined, total: number): boolean {
-  return !!counts && Object.entries(counts).reduce((sum, [status, n]) => sum + (TERMINAL.has(status) ? n : 0), 0) >= total;
+  return (
+    !!counts && Object.entries(counts).reduce((sum, [status, n]) => sum + (TERMINAL.has(status) ? n : 0), 0) >= total
+  );
 }
 
 /** Committed events of every service not yet handed to the broker. */
@@ -77,7 +79,8 @@ export async function outboxRows(databaseUrl: string): Promise<Record<string, nu
   try {
     const { rows } = await db.query(`SELECT table_schema FROM information_schema.tables WHERE table_name = 'outbox'`);
     const counts: Record<string, number> = {};
-    for (const { table_schema: schema } of rows) counts[schema] = Number((await db.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)).rows[0].n);
+    for (const { table_schema: schema } of rows)
+      counts[schema] = Number((await db.query(`SELECT count(*)::int AS n FROM "${schema}".outbox`)).rows[0].n);
     return counts;
   } finally {
     await db.end();
@@ -85,17 +88,39 @@ export async function outboxRows(databaseUrl: string): Promise<Record<string, nu
 }
 
 /**
- * Reads the end state: each post against the publisher's attempt and against what the sandbox
- * holds (matched by the token in caption and title), and every outbox.
+ * Reads the end state: each post (`postIds[i]` is the post created for `planned[i]`; a recurring
+ * post's first occurrence) against the publisher's attempt and against what the sandbox holds
+ * (matched by the token in caption and title), and every outbox.
  */
-export async function verifyOutcome(databaseUrl: string, sandboxUrl: string, planned: PlannedPost[]): Promise<Outcome> {
+export async function verifyOutcome(
+  databaseUrl: string,
+  sandboxUrl: string,
+  planned: PlannedPost[],
+  postIds: string[],
+): Promise<Outcome> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   let posts: PostRow[];
+  let storedTwice: { external_id: string; n: number }[];
   let attempts: Map<string, AttemptRow>;
   try {
-    posts = (await db.query(`SELECT id, external_id, status, platform, platform_post_id, permalink, failed_reason, dispatched_at IS NOT NULL AS dispatched, redispatched_at IS NOT NULL AS redispatched FROM posts.posts WHERE external_id = ANY($1)`, [planned.map((p) => p.token)])).rows;
-    attempts = new Map((await db.query(`SELECT post_id, state, tries, last_error FROM publisher.attempts`)).rows.map((r: AttemptRow & { post_id: string }) => [r.post_id, r]));
+    posts = (
+      await db.query(
+        `SELECT id, external_id, status, platform, platform_post_id, permalink, failed_reason, dispatched_at IS NOT NULL AS dispatched, redispatched_at IS NOT NULL AS redispatched FROM posts.posts WHERE id = ANY($1)`,
+        [postIds],
+      )
+    ).rows;
+    storedTwice = (
+      await db.query(
+        `SELECT external_id, count(*)::int AS n FROM posts.posts WHERE external_id = ANY($1) GROUP BY 1 HAVING count(*) > 1`,
+        [planned.map((p) => p.token)],
+      )
+    ).rows;
+    attempts = new Map(
+      (await db.query(`SELECT post_id, state, tries, last_error FROM publisher.attempts`)).rows.map(
+        (r: AttemptRow & { post_id: string }) => [r.post_id, r],
+      ),
+    );
   } finally {
     await db.end();
   }
@@ -108,8 +133,20 @@ export async function verifyOutcome(databaseUrl: string, sandboxUrl: string, pla
     const token = TOKEN.exec(`${item.text ?? ''} ${item.title ?? ''}`)?.[0];
     if (token) itemsByToken.set(token, [...(itemsByToken.get(token) ?? []), item]);
   }
-  const postsByToken = new Map(posts.map((p) => [p.external_id, p]));
-  const outcome: Outcome = { posts: planned.length, posted: 0, failed: 0, unknownOutcome: 0, duplicates: 0, lost: 0, disagreements: 0, strandedOutbox: 0, redispatched: posts.filter((p) => p.redispatched).length, failedReasons: new Map(), problems };
+  const postsById = new Map(posts.map((p) => [p.id, p]));
+  const outcome: Outcome = {
+    posts: planned.length,
+    posted: 0,
+    failed: 0,
+    unknownOutcome: 0,
+    duplicates: 0,
+    lost: 0,
+    disagreements: 0,
+    strandedOutbox: 0,
+    redispatched: posts.filter((p) => p.redispatched).length,
+    failedReasons: new Map(),
+    problems,
+  };
   const note = (kind: string, example: string) => {
     const entry = problems.get(kind) ?? { count: 0, examples: [] };
     entry.count++;
@@ -117,8 +154,12 @@ export async function verifyOutcome(databaseUrl: string, sandboxUrl: string, pla
     problems.set(kind, entry);
   };
 
-  for (const plan of planned) {
-    const post = postsByToken.get(plan.token);
+  for (const { external_id: token, n } of storedTwice) {
+    outcome.duplicates += n - 1;
+    note('stored more than once', `${token}: ${n} posts`);
+  }
+  for (const [i, plan] of planned.entries()) {
+    const post = postsById.get(postIds[i]);
     const live = itemsByToken.get(plan.token) ?? [];
     if (live.length > 1) {
       outcome.duplicates += live.length - 1;
@@ -130,10 +171,17 @@ export async function verifyOutcome(databaseUrl: string, sandboxUrl: string, pla
       continue;
     }
     const attempt = attempts.get(post.id);
-    const attemptText = attempt ? `attempt ${attempt.state} after ${attempt.tries} tries${attempt.last_error ? `, last error: ${attempt.last_error.slice(0, 160)}` : ''}` : 'no attempt';
+    const attemptText = attempt
+      ? `attempt ${attempt.state} after ${attempt.tries} tries${attempt.last_error ? `, last error: ${attempt.last_error.slice(0, 160)}` : ''}`
+      : 'no attempt';
     if (post.status === 'posted') {
       outcome.posted++;
-      if (!live.some((i) => i.id === post.platform_post_id || i.containerId === post.platform_post_id || i.permalink === post.permalink)) {
+      if (
+        !live.some(
+          (i) =>
+            i.id === post.platform_post_id || i.containerId === post.platform_post_id || i.permalink === post.permalink,
+        )
+      ) {
         outcome.lost++;
         note(`posted but not on the platform (${plan.platform})`, `${post.id} as ${post.platform_post_id}`);
       }
@@ -158,7 +206,10 @@ export async function verifyOutcome(databaseUrl: string, sandboxUrl: string, pla
       }
     } else {
       outcome.lost++;
-      note(`not in a terminal state: ${post.status}, ${post.dispatched ? 'dispatched' : 'never dispatched'} (${plan.platform})`, `${post.id}: ${attemptText}${live.length ? '; live on the platform' : ''}`);
+      note(
+        `not in a terminal state: ${post.status}, ${post.dispatched ? 'dispatched' : 'never dispatched'} (${plan.platform})`,
+        `${post.id}: ${attemptText}${live.length ? '; live on the platform' : ''}`,
+      );
     }
   }
   for (const [schema, n] of Object.entries(outbox)) {

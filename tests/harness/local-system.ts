@@ -37,7 +37,12 @@ export interface LocalSystem {
   of(name: string): ServiceProcess[];
   /** A bus client in the system's namespace (operator-style RPCs). */
   bus: Bus;
-  seedAccount(opts?: { platforms?: string[]; scopes?: string[]; plan?: string; tester?: boolean }): Promise<SeededAccount>;
+  seedAccount(opts?: {
+    platforms?: string[];
+    scopes?: string[];
+    plan?: string;
+    tester?: boolean;
+  }): Promise<SeededAccount>;
   /** Starts one more publisher process and waits until it is ready. */
   addPublisher(): Promise<ServiceProcess>;
   stop(): Promise<void>;
@@ -46,7 +51,9 @@ export interface LocalSystem {
 /** Services that have a composition root, found on disk so that a new one is started too. */
 export function serviceNames(): string[] {
   return readdirSync(join(ROOT, 'services'))
-    .filter((name) => name !== 'sandbox' && name !== 'gateway' && existsSync(join(ROOT, 'services', name, 'src', 'main.ts')))
+    .filter(
+      (name) => name !== 'sandbox' && name !== 'gateway' && existsSync(join(ROOT, 'services', name, 'src', 'main.ts')),
+    )
     .sort();
 }
 
@@ -65,7 +72,9 @@ export async function startLocalSystem(opts: LocalSystemOptions): Promise<LocalS
   await provisionServiceRoles(opts.databaseUrl);
   const brokerUrls = await provisionBrokerUsers(opts.amqpUrl, { importDefinitions: opts.importBrokerDefinitions });
   const credentialsOf = (name: string): Record<string, string> => ({
-    ...((DATABASE_SERVICES as readonly string[]).includes(name) && { DATABASE_URL: databaseUrlAs(opts.databaseUrl, databaseRoleOf(name)) }),
+    ...((DATABASE_SERVICES as readonly string[]).includes(name) && {
+      DATABASE_URL: databaseUrlAs(opts.databaseUrl, databaseRoleOf(name)),
+    }),
     ...(brokerUrls[name] && { AMQP_URL: brokerUrls[name] }),
   });
   const common: Record<string, string> = {
@@ -89,7 +98,14 @@ export async function startLocalSystem(opts: LocalSystemOptions): Promise<LocalS
   const sandbox = new ServiceProcess({
     name: 'sandbox',
     entry: 'services/sandbox/src/main.ts',
-    env: { SANDBOX_PORT: String(sandboxPort), SANDBOX_HOST: '127.0.0.1', LOG_LEVEL: 'warn', SANDBOX_PROCESSING_DELAY_MS: '0', NODE_OPTIONS: common.NODE_OPTIONS, ...opts.serviceEnv?.sandbox },
+    env: {
+      SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SANDBOX_PROCESSING_DELAY_MS: '0',
+      NODE_OPTIONS: common.NODE_OPTIONS,
+      ...opts.serviceEnv?.sandbox,
+    },
     nodeArgs: opts.nodeArgs?.sandbox,
     ready: answers(`${sandboxUrl}/__sandbox/faults`),
   });
@@ -103,7 +119,14 @@ export async function startLocalSystem(opts: LocalSystemOptions): Promise<LocalS
     const p = new ServiceProcess({
       name: label,
       entry: `services/${name}/src/main.ts`,
-      env: { ...common, ...credentialsOf(name), [`${upper}_HTTP_PORT`]: String(httpPorts[name] ?? 0), METRICS_PORT: String(metricsPort), ...opts.serviceEnv?.[name], ...extra },
+      env: {
+        ...common,
+        ...credentialsOf(name),
+        [`${upper}_HTTP_PORT`]: String(httpPorts[name] ?? 0),
+        METRICS_PORT: String(metricsPort),
+        ...opts.serviceEnv?.[name],
+        ...extra,
+      },
       nodeArgs: opts.nodeArgs?.[name],
       ready: answers(`http://127.0.0.1:${metricsPort}/readyz`),
       metricsUrl: `http://127.0.0.1:${metricsPort}`,
@@ -113,7 +136,10 @@ export async function startLocalSystem(opts: LocalSystemOptions): Promise<LocalS
   };
   for (const name of names) {
     const count = name === 'publisher' ? (opts.publishers ?? 1) : 1;
-    for (let i = 0; i < count; i++) processes.push(await serviceProcess(name));
+    // The transcoder reads sources from and sends renditions to media's own listener.
+    const own: Record<string, string> =
+      name === 'transcoder' ? { MEDIA_HTTP_URL: `http://127.0.0.1:${httpPorts.media}` } : {};
+    for (let i = 0; i < count; i++) processes.push(await serviceProcess(name, own));
   }
   const gatewayEnv: Record<string, string> = { PORT: String(gatewayPort) };
   for (const name of names) gatewayEnv[`${name.toUpperCase()}_HTTP_URL`] = `http://127.0.0.1:${httpPorts[name]}`;
@@ -141,7 +167,13 @@ export async function startLocalSystem(opts: LocalSystemOptions): Promise<LocalS
     const gateway = processes.at(-1)!;
     gateway.start();
     await gateway.waitReady(120_000);
-    bus = await openBus({ url: opts.amqpUrl, namespace: opts.namespace, logger: createLogger('harness', 'silent'), rpcTimeoutMs: 15_000, ephemeral: opts.env?.BUS_EPHEMERAL === 'true' });
+    bus = await openBus({
+      url: opts.amqpUrl,
+      namespace: opts.namespace,
+      logger: createLogger('harness', 'silent'),
+      rpcTimeoutMs: 15_000,
+      ephemeral: opts.env?.BUS_EPHEMERAL === 'true',
+    });
   } catch (err) {
     await stop();
     throw err;
@@ -153,7 +185,11 @@ export async function startLocalSystem(opts: LocalSystemOptions): Promise<LocalS
     processes,
     bus: connectedBus,
     of: (name) => processes.filter((p) => p.name === name || p.name.startsWith(`${name}#`)),
-    seedAccount: (o = {}) => seedAccount(connectedBus.rpc, sandboxUrl, { email: `harness-${randomBytes(4).toString('hex')}@example.com`, ...o }),
+    seedAccount: (o = {}) =>
+      seedAccount(connectedBus.rpc, sandboxUrl, {
+        email: `harness-${randomBytes(4).toString('hex')}@example.com`,
+        ...o,
+      }),
     async addPublisher() {
       const p = await serviceProcess('publisher');
       processes.splice(processes.length - 1, 0, p);

@@ -65,18 +65,22 @@ export class ServiceProcess {
   start(): void {
     if (this.running) throw new Error(`${this.name} is already running`);
     this.expectingExit = false;
-    const proc = spawn(process.execPath, [...(this.spec.nodeArgs ?? []), ...SERVICE_LOADER, join(ROOT, this.spec.entry)], {
-      cwd: ROOT,
-      env: { ...process.env, ...this.spec.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const proc = spawn(
+      process.execPath,
+      [...(this.spec.nodeArgs ?? []), ...SERVICE_LOADER, join(ROOT, this.spec.entry)],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...this.spec.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const keep = (chunk: Buffer) => {
       this.output += chunk.toString();
       if (this.output.length > 200_000) this.output = this.output.slice(-50_000);
-      if (process.env.HARNESS_VERBOSE) process.stderr.write(`[${this.name}] ${chunk}`);
+      if (process.env.HARNESS_VERBOSE) process.stderr.write(`[${this.name}] ${chunk.toString()}`);
     };
-    proc.stdout!.on('data', keep);
-    proc.stderr!.on('data', keep);
+    proc.stdout.on('data', keep);
+    proc.stderr.on('data', keep);
     proc.once('exit', (code, signal) => {
       this.exits++;
       if (!this.expectingExit) this.onCrash?.(this.name, code, signal, this.tail());
@@ -94,7 +98,9 @@ export class ServiceProcess {
         await Promise.race([this.closed, sleep(2000)]);
         // A taken port is named with the process holding it, while it still does.
         const taken = portsInUse(this.tail()).map(describePortHolder);
-        throw new Error(`${this.name} exited before it was ready${taken.length ? ` (${taken.join('; ')})` : ''}:\n${this.tail()}`);
+        throw new Error(
+          `${this.name} exited before it was ready${taken.length ? ` (${taken.join('; ')})` : ''}:\n${this.tail()}`,
+        );
       }
       if (await this.spec.ready().catch(() => false)) return;
       await sleep(150);

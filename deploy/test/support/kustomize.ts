@@ -16,8 +16,28 @@ export interface K8sObject {
   [key: string]: any;
 }
 
-const KUSTOMIZATION_FIELDS = new Set(['apiVersion', 'kind', 'resources', 'components', 'namespace', 'images', 'replicas', 'patches', 'secretGenerator', 'configMapGenerator', 'generatorOptions']);
-const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'StorageClass', 'PriorityClass', 'IngressClass']);
+const KUSTOMIZATION_FIELDS = new Set([
+  'apiVersion',
+  'kind',
+  'resources',
+  'components',
+  'namespace',
+  'images',
+  'replicas',
+  'patches',
+  'secretGenerator',
+  'configMapGenerator',
+  'generatorOptions',
+]);
+const CLUSTER_SCOPED = new Set([
+  'Namespace',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'CustomResourceDefinition',
+  'StorageClass',
+  'PriorityClass',
+  'IngressClass',
+]);
 
 export function readYamlDocuments(file: string): any[] {
   return parseAllDocuments(readFileSync(file, 'utf8'), { merge: true })
@@ -33,26 +53,41 @@ function loadKustomization(dir: string, kind: 'Kustomization' | 'Component'): an
   if (!existsSync(file)) throw new Error(`${dir} has no kustomization.yaml`);
   const [k] = readYamlDocuments(file);
   if (k.kind !== kind) throw new Error(`${file}: expected kind ${kind}, found ${k.kind}`);
-  for (const key of Object.keys(k)) if (!KUSTOMIZATION_FIELDS.has(key)) throw new Error(`${file}: ${key} is outside the kustomize subset this renderer checks`);
+  for (const key of Object.keys(k))
+    if (!KUSTOMIZATION_FIELDS.has(key))
+      throw new Error(`${file}: ${key} is outside the kustomize subset this renderer checks`);
   return k;
 }
 
 function generate(dir: string, k: any): K8sObject[] {
-  const generators = [...(k.secretGenerator ?? []).map((g: any) => ({ ...g, kind: 'Secret' })), ...(k.configMapGenerator ?? []).map((g: any) => ({ ...g, kind: 'ConfigMap' }))];
-  if (generators.length && k.generatorOptions?.disableNameSuffixHash !== true) throw new Error(`${dir}: generators need generatorOptions.disableNameSuffixHash: true here`);
+  const generators = [
+    ...(k.secretGenerator ?? []).map((g: any) => ({ ...g, kind: 'Secret' })),
+    ...(k.configMapGenerator ?? []).map((g: any) => ({ ...g, kind: 'ConfigMap' })),
+  ];
+  if (generators.length && k.generatorOptions?.disableNameSuffixHash !== true)
+    throw new Error(`${dir}: generators need generatorOptions.disableNameSuffixHash: true here`);
   return generators.map((g: any) => {
-    for (const key of Object.keys(g)) if (!['name', 'literals', 'kind', 'type'].includes(key)) throw new Error(`${dir}: generator field ${key} is outside the subset`);
+    for (const key of Object.keys(g))
+      if (!['name', 'literals', 'kind', 'type'].includes(key))
+        throw new Error(`${dir}: generator field ${key} is outside the subset`);
     const pairs: [string, string][] = (g.literals ?? []).map((l: string) => {
       const at = l.indexOf('=');
       return [l.slice(0, at), l.slice(at + 1)];
     });
     return g.kind === 'Secret'
-      ? { apiVersion: 'v1', kind: 'Secret', metadata: { name: g.name }, type: g.type ?? 'Opaque', data: Object.fromEntries(pairs.map(([key, v]) => [key, Buffer.from(v).toString('base64')])) }
+      ? {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: g.name },
+          type: g.type ?? 'Opaque',
+          data: Object.fromEntries(pairs.map(([key, v]) => [key, Buffer.from(v).toString('base64')])),
+        }
       : { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: g.name }, data: Object.fromEntries(pairs) };
   });
 }
 
-const isPlainObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, any> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Strategic merge as kustomize does it for the fields we patch. */
 export function strategicMerge(target: any, patch: any): any {
@@ -60,7 +95,12 @@ export function strategicMerge(target: any, patch: any): any {
   const out: Record<string, any> = { ...target };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
-    else if (Array.isArray(value) && Array.isArray(out[key]) && value.every((v) => isPlainObject(v) && 'name' in v) && out[key].every((v: any) => isPlainObject(v) && 'name' in v)) {
+    else if (
+      Array.isArray(value) &&
+      Array.isArray(out[key]) &&
+      value.every((v) => isPlainObject(v) && 'name' in v) &&
+      out[key].every((v: any) => isPlainObject(v) && 'name' in v)
+    ) {
       const merged = [...out[key]];
       for (const item of value) {
         const at = merged.findIndex((m: any) => m.name === item.name);
@@ -79,11 +119,16 @@ export function strategicMerge(target: any, patch: any): any {
 function applyPatches(dir: string, k: any, objects: K8sObject[]): K8sObject[] {
   let result = objects;
   for (const p of k.patches ?? []) {
-    if (Object.keys(p).some((key) => key !== 'path')) throw new Error(`${dir}: only file patches ({ path }) are in the subset`);
+    if (Object.keys(p).some((key) => key !== 'path'))
+      throw new Error(`${dir}: only file patches ({ path }) are in the subset`);
     for (const patch of readYamlDocuments(join(dir, p.path))) {
-      const matches = (o: K8sObject) => o.kind === patch.kind && o.metadata.name === patch.metadata?.name && o.apiVersion === patch.apiVersion;
+      const matches = (o: K8sObject) =>
+        o.kind === patch.kind && o.metadata.name === patch.metadata?.name && o.apiVersion === patch.apiVersion;
       if (!result.some(matches)) throw new Error(`${dir}/${p.path}: no ${patch.kind} ${patch.metadata?.name} to patch`);
-      result = patch.$patch === 'delete' ? result.filter((o) => !matches(o)) : result.map((o) => (matches(o) ? strategicMerge(o, patch) : o));
+      result =
+        patch.$patch === 'delete'
+          ? result.filter((o) => !matches(o))
+          : result.map((o) => (matches(o) ? strategicMerge(o, patch) : o));
     }
   }
   return result;
@@ -91,8 +136,13 @@ function applyPatches(dir: string, k: any, objects: K8sObject[]): K8sObject[] {
 
 function applyComponent(dir: string, objects: K8sObject[]): K8sObject[] {
   const k = loadKustomization(dir, 'Component');
-  for (const key of ['namespace', 'images', 'replicas']) if (k[key]) throw new Error(`${dir}: ${key} belongs in an overlay, not a component`);
-  const withOwn = [...objects, ...(k.resources ?? []).flatMap((r: string) => loadResource(resolve(dir, r))), ...generate(dir, k)];
+  for (const key of ['namespace', 'images', 'replicas'])
+    if (k[key]) throw new Error(`${dir}: ${key} belongs in an overlay, not a component`);
+  const withOwn = [
+    ...objects,
+    ...(k.resources ?? []).flatMap((r: string) => loadResource(resolve(dir, r))),
+    ...generate(dir, k),
+  ];
   return applyPatches(dir, k, withOwn);
 }
 
@@ -116,7 +166,10 @@ function setImages(k: any, objects: K8sObject[]): void {
 /** Renders a kustomization folder (base or overlay) into its Kubernetes objects. */
 export function renderKustomization(dir: string): K8sObject[] {
   const k = loadKustomization(dir, 'Kustomization');
-  let objects: K8sObject[] = [...(k.resources ?? []).flatMap((r: string) => loadResource(resolve(dir, r))), ...generate(dir, k)];
+  let objects: K8sObject[] = [
+    ...(k.resources ?? []).flatMap((r: string) => loadResource(resolve(dir, r))),
+    ...generate(dir, k),
+  ];
   objects = structuredClone(objects);
   for (const c of k.components ?? []) objects = applyComponent(resolve(dir, c), objects);
   objects = applyPatches(dir, k, objects);

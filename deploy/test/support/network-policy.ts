@@ -15,7 +15,10 @@ export interface Endpoint {
   ports?: Record<string, number>;
 }
 
-type Selector = { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
+type Selector = {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+};
 
 export function selects(selector: Selector | undefined, labels: Record<string, string> = {}): boolean {
   if (!selector) return false;
@@ -32,7 +35,9 @@ export function selects(selector: Selector | undefined, labels: Record<string, s
 
 function ipv4(ip: string): number | undefined {
   const parts = ip.split('.').map(Number);
-  return parts.length === 4 && parts.every((p) => Number.isInteger(p) && p >= 0 && p < 256) ? parts.reduce((n, p) => n * 256 + p, 0) : undefined;
+  return parts.length === 4 && parts.every((p) => Number.isInteger(p) && p >= 0 && p < 256)
+    ? parts.reduce((n, p) => n * 256 + p, 0)
+    : undefined;
 }
 
 function inCidr(ip: string, cidr: string): boolean {
@@ -45,25 +50,51 @@ function inCidr(ip: string, cidr: string): boolean {
 }
 
 function peerMatches(peer: any, other: Endpoint, policyNamespace: string): boolean {
-  if (peer.ipBlock) return !!other.ip && inCidr(other.ip, peer.ipBlock.cidr) && !(peer.ipBlock.except ?? []).some((c: string) => inCidr(other.ip!, c));
+  if (peer.ipBlock)
+    return (
+      !!other.ip &&
+      inCidr(other.ip, peer.ipBlock.cidr) &&
+      !(peer.ipBlock.except ?? []).some((c: string) => inCidr(other.ip!, c))
+    );
   if (!other.labels) return false;
-  const namespaceOk = peer.namespaceSelector ? selects(peer.namespaceSelector, { 'kubernetes.io/metadata.name': other.namespace ?? '' }) : other.namespace === policyNamespace;
+  const namespaceOk = peer.namespaceSelector
+    ? selects(peer.namespaceSelector, { 'kubernetes.io/metadata.name': other.namespace ?? '' })
+    : other.namespace === policyNamespace;
   const podOk = peer.podSelector ? selects(peer.podSelector, other.labels) : true;
   return namespaceOk && podOk;
 }
 
 function portMatches(rulePorts: any[] | undefined, port: number, target: Endpoint): boolean {
   if (!rulePorts?.length) return true;
-  return rulePorts.some((p) => (typeof p.port === 'string' ? target.ports?.[p.port] === port : p.port === port || p.port === undefined));
+  return rulePorts.some((p) =>
+    typeof p.port === 'string' ? target.ports?.[p.port] === port : p.port === port || p.port === undefined,
+  );
 }
 
-function allowedBy(policies: K8sObject[], direction: 'Ingress' | 'Egress', subject: Endpoint, other: Endpoint, port: number, portOwner: Endpoint): boolean {
-  const governing = policies.filter((p) => (p.metadata.namespace ?? '') === (subject.namespace ?? '') && p.spec.policyTypes.includes(direction) && selects(p.spec.podSelector, subject.labels));
+function allowedBy(
+  policies: K8sObject[],
+  direction: 'Ingress' | 'Egress',
+  subject: Endpoint,
+  other: Endpoint,
+  port: number,
+  portOwner: Endpoint,
+): boolean {
+  const governing = policies.filter(
+    (p) =>
+      (p.metadata.namespace ?? '') === (subject.namespace ?? '') &&
+      p.spec.policyTypes.includes(direction) &&
+      selects(p.spec.podSelector, subject.labels),
+  );
   if (!governing.length) return true;
   const key = direction === 'Ingress' ? 'ingress' : 'egress';
   const peersKey = direction === 'Ingress' ? 'from' : 'to';
   return governing.some((p) =>
-    (p.spec[key] ?? []).some((rule: any) => (!rule[peersKey]?.length || rule[peersKey].some((peer: any) => peerMatches(peer, other, p.metadata.namespace ?? ''))) && portMatches(rule.ports, port, portOwner)),
+    (p.spec[key] ?? []).some(
+      (rule: any) =>
+        (!rule[peersKey]?.length ||
+          rule[peersKey].some((peer: any) => peerMatches(peer, other, p.metadata.namespace ?? ''))) &&
+        portMatches(rule.ports, port, portOwner),
+    ),
   );
 }
 

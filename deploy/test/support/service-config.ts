@@ -16,13 +16,19 @@ export function deployedServices(): string[] {
 }
 
 /** The names of the variables a service reads: the keys of the variable table its config.ts exports. */
-export function configVarsOf(service: string): Set<string> {
-  const mod = require(join(ROOT, 'services', service, 'src', 'config.ts')) as Record<string, unknown>;
+export async function configVarsOf(service: string): Promise<Set<string>> {
+  const mod = (await import(join(ROOT, 'services', service, 'src', 'config.ts'))) as Record<string, unknown>;
   const names = new Set<string>();
   for (const value of Object.values(mod)) {
     if (typeof value !== 'object' || value === null) continue;
     const entries = Object.entries(value as Record<string, unknown>);
-    if (entries.length && entries.every(([, spec]) => typeof spec === 'object' && spec !== null && typeof (spec as { parse?: unknown }).parse === 'function')) {
+    if (
+      entries.length &&
+      entries.every(
+        ([, spec]) =>
+          typeof spec === 'object' && spec !== null && typeof (spec as { parse?: unknown }).parse === 'function',
+      )
+    ) {
       for (const [name] of entries) names.add(name);
     }
   }

@@ -1,7 +1,18 @@
 import { createHmac } from 'node:crypto';
 
 /** The services that speak on the bus, each as a RabbitMQ user of its own. */
-export const BROKER_SERVICES = ['auth', 'automation', 'connections', 'gateway', 'mcp', 'media', 'posts', 'publisher', 'webhooks'] as const;
+export const BROKER_SERVICES = [
+  'auth',
+  'automation',
+  'connections',
+  'gateway',
+  'mcp',
+  'media',
+  'posts',
+  'publisher',
+  'transcoder',
+  'webhooks',
+] as const;
 
 export function brokerUserOf(service: string): string {
   return `postbus_${service}`;
@@ -74,19 +85,37 @@ export function amqpUrlAs(url: string, user: string, password: string): string {
  */
 export function developmentBrokerPassword(adminUrl: string, service: string): string {
   const u = new URL(adminUrl);
-  return createHmac('sha256', `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).update(`postbus broker user ${brokerUserOf(service)}`).digest('hex').slice(0, 32);
+  return createHmac('sha256', `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`)
+    .update(`postbus broker user ${brokerUserOf(service)}`)
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /** Each service's AMQP URL under its own user with its development password. */
-export function developmentBrokerUrls(adminUrl: string, services: readonly string[] = BROKER_SERVICES): Record<string, string> {
-  return Object.fromEntries(services.map((service) => [service, amqpUrlAs(adminUrl, brokerUserOf(service), developmentBrokerPassword(adminUrl, service))]));
+export function developmentBrokerUrls(
+  adminUrl: string,
+  services: readonly string[] = BROKER_SERVICES,
+): Record<string, string> {
+  return Object.fromEntries(
+    services.map((service) => [
+      service,
+      amqpUrlAs(adminUrl, brokerUserOf(service), developmentBrokerPassword(adminUrl, service)),
+    ]),
+  );
 }
 
 /** The users and permissions to import, for the given passwords (by service). */
-export function brokerDefinitions(passwords: Record<string, string>, opts: { vhost?: string; namespace?: string } = {}): BrokerDefinitions {
+export function brokerDefinitions(
+  passwords: Record<string, string>,
+  opts: { vhost?: string; namespace?: string } = {},
+): BrokerDefinitions {
   const services = Object.keys(passwords);
   return {
     users: services.map((service) => ({ name: brokerUserOf(service), password: passwords[service], tags: '' })),
-    permissions: services.map((service) => ({ user: brokerUserOf(service), vhost: opts.vhost ?? '/', ...brokerPermissionsOf(service, opts.namespace) })),
+    permissions: services.map((service) => ({
+      user: brokerUserOf(service),
+      vhost: opts.vhost ?? '/',
+      ...brokerPermissionsOf(service, opts.namespace),
+    })),
   };
 }

@@ -15,8 +15,23 @@ export interface Bus {
 }
 
 /** Opens the connection and the two things every service uses: an RPC client and an event publisher. */
-export async function openBus(opts: { url: string; namespace: string; logger: Logger; rpcTimeoutMs: number; ephemeral?: boolean; observer?: BusObserver; keys?: BusKeys }): Promise<Bus> {
-  const connection = await BusConnection.open({ url: opts.url, namespace: opts.namespace, logger: opts.logger, ephemeral: opts.ephemeral, observer: opts.observer, keys: opts.keys });
+export async function openBus(opts: {
+  url: string;
+  namespace: string;
+  logger: Logger;
+  rpcTimeoutMs: number;
+  ephemeral?: boolean;
+  observer?: BusObserver;
+  keys?: BusKeys;
+}): Promise<Bus> {
+  const connection = await BusConnection.open({
+    url: opts.url,
+    namespace: opts.namespace,
+    logger: opts.logger,
+    ephemeral: opts.ephemeral,
+    observer: opts.observer,
+    keys: opts.keys,
+  });
   const rpc = await RpcClient.create(connection, opts.rpcTimeoutMs);
   const events = await EventPublisher.create(connection);
   return {

@@ -21,7 +21,11 @@ export const DEV_BUS_PRINCIPAL_KEY = 'postbus-development-bus-principal-key-do-n
 export const DEV_OPERATOR_KEY = 'postbus-development-operator-key-do-not-deploy';
 
 /** A process that was given no keys: a development tool that may act as the operator. */
-export const DEVELOPMENT_KEYS: BusKeys = { call: DEV_BUS_PRINCIPAL_KEY, operator: DEV_OPERATOR_KEY, operatorCheck: DEV_OPERATOR_KEY };
+export const DEVELOPMENT_KEYS: BusKeys = {
+  call: DEV_BUS_PRINCIPAL_KEY,
+  operator: DEV_OPERATOR_KEY,
+  operatorCheck: DEV_OPERATOR_KEY,
+};
 
 export const CALL_SIGNATURE_HEADER = 'x-call-signature';
 export const OPERATOR_SIGNATURE_HEADER = 'x-operator-signature';
@@ -37,7 +41,10 @@ export interface SignedPart {
 }
 
 export function signCall(key: string, part: SignedPart): string {
-  return createHmac('sha256', key).update(`postbus-rpc-v1\n${part.namespace}\n${part.type}\n${part.deadline}\n`).update(part.body).digest('base64url');
+  return createHmac('sha256', key)
+    .update(`postbus-rpc-v1\n${part.namespace}\n${part.type}\n${part.deadline}\n`)
+    .update(part.body)
+    .digest('base64url');
 }
 
 /** The signature headers of a request, one per key this process signs with. */
@@ -62,14 +69,25 @@ export type CallerCheck = { ok: true; operator: boolean } | { ok: false; reason:
  * server knows only when it serves operator commands). An unsigned or altered request, or one
  * whose deadline is missing or implausibly far, is nobody's.
  */
-export function checkCaller(keys: BusKeys, headers: Record<string, unknown>, part: Omit<SignedPart, 'deadline'>, now = Date.now()): CallerCheck {
+export function checkCaller(
+  keys: BusKeys,
+  headers: Record<string, unknown>,
+  part: Omit<SignedPart, 'deadline'>,
+  now = Date.now(),
+): CallerCheck {
   const deadline = Number(headers['x-deadline']);
-  if (!Number.isSafeInteger(deadline) || deadline - now > MAX_CALL_WINDOW_MS) return { ok: false, reason: 'it has no plausible deadline' };
+  if (!Number.isSafeInteger(deadline) || deadline - now > MAX_CALL_WINDOW_MS)
+    return { ok: false, reason: 'it has no plausible deadline' };
   const signed = { ...part, deadline };
   if (matches(keys.operatorCheck, headers[OPERATOR_SIGNATURE_HEADER], signed)) return { ok: true, operator: true };
   if (matches(keys.call, headers[CALL_SIGNATURE_HEADER], signed)) return { ok: true, operator: false };
   const unsigned = headers[CALL_SIGNATURE_HEADER] === undefined && headers[OPERATOR_SIGNATURE_HEADER] === undefined;
-  return { ok: false, reason: unsigned ? 'it is not signed' : 'its signature does not match (another key, or an altered principal or input)' };
+  return {
+    ok: false,
+    reason: unsigned
+      ? 'it is not signed'
+      : 'its signature does not match (another key, or an altered principal or input)',
+  };
 }
 
 /** The keys of an operator tool (`pnpm postbus`, `npm start`'s seeding): OPERATOR_KEY from its environment, the development key without one. */

@@ -1,5 +1,5 @@
 import { connect, type ChannelModel, type ConfirmChannel, type Options, type RecoveringChannelModel } from 'amqplib';
-import type { Logger } from '@postbus/kit';
+import { redactUrl, type Logger } from '@postbus/kit';
 import { DEVELOPMENT_KEYS, type BusKeys } from './call-signature';
 import type { BusObserver } from './observer';
 
@@ -26,7 +26,8 @@ export const DELIVERY_LIMIT = 10;
 
 export interface QueueDeclaration {
   queue: string;
-  options: Options.AssertQueue;
+  /** amqplib types `arguments` as `any`; ours are always the `x-` map built by queueArgs. */
+  options: Omit<Options.AssertQueue, 'arguments'> & { arguments?: Record<string, unknown> };
 }
 
 type Setup = (model: ChannelModel) => Promise<void>;
@@ -38,11 +39,16 @@ type Setup = (model: ChannelModel) => Promise<void>;
  * Where amqplib's internals differ from this shape, writes stay as they are.
  */
 function coalesceWrites(model: ChannelModel): void {
-  const connection = (model as unknown as { connection?: { muxer?: { _readIncoming?: () => void }; stream?: { cork?: () => void; uncork?: () => void } } }).connection;
+  const connection = (
+    model as unknown as {
+      connection?: { muxer?: { _readIncoming?: () => void }; stream?: { cork?: () => void; uncork?: () => void } };
+    }
+  ).connection;
   const muxer = connection?.muxer;
   const socket = connection?.stream;
   const pass = muxer?._readIncoming;
-  if (!muxer || typeof pass !== 'function' || typeof socket?.cork !== 'function' || typeof socket.uncork !== 'function') return;
+  if (!muxer || typeof pass !== 'function' || typeof socket?.cork !== 'function' || typeof socket.uncork !== 'function')
+    return;
   muxer._readIncoming = function corkedPass(this: unknown) {
     socket.cork!();
     try {
@@ -83,7 +89,7 @@ export class BusConnection {
     try {
       await recovering.waitForConnect();
     } catch (err) {
-      throw new Error(`Cannot reach RabbitMQ at ${redact(options.url)}: ${(err as Error).message}`);
+      throw new Error(`Cannot reach RabbitMQ at ${redactUrl(options.url)}: ${(err as Error).message}`);
     }
     // waitForConnect resolves after the first 'connect'; make sure the model is known.
     await bus.ready();
@@ -170,7 +176,13 @@ export class BusConnection {
    */
   workQueue(queue: string, deadLetterTo?: string): QueueDeclaration {
     const extra: Record<string, unknown> = deadLetterTo
-      ? { 'x-delivery-limit': DELIVERY_LIMIT, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': deadLetterTo, 'x-dead-letter-strategy': 'at-least-once', 'x-overflow': 'reject-publish' }
+      ? {
+          'x-delivery-limit': DELIVERY_LIMIT,
+          'x-dead-letter-exchange': '',
+          'x-dead-letter-routing-key': deadLetterTo,
+          'x-dead-letter-strategy': 'at-least-once',
+          'x-overflow': 'reject-publish',
+        }
       : {};
     return { queue, options: this.queueArgs(extra) };
   }
@@ -179,7 +191,13 @@ export class BusConnection {
   delayQueue(queue: string, delayMs: number, target: string): QueueDeclaration {
     return {
       queue,
-      options: this.queueArgs({ 'x-message-ttl': delayMs, 'x-dead-letter-exchange': '', 'x-dead-letter-routing-key': target, 'x-dead-letter-strategy': 'at-least-once', 'x-overflow': 'reject-publish' }),
+      options: this.queueArgs({
+        'x-message-ttl': delayMs,
+        'x-dead-letter-exchange': '',
+        'x-dead-letter-routing-key': target,
+        'x-dead-letter-strategy': 'at-least-once',
+        'x-overflow': 'reject-publish',
+      }),
     };
   }
 
@@ -207,7 +225,11 @@ export class BusConnection {
           ch = await model.createChannel(); // the refusal closed the channel
           ch.on('error', () => undefined);
           await ch.checkQueue(queue);
-          this.options.logger.warn('queue exists with other arguments; using it as it is', { queue, wanted: options.arguments, reason: (err as Error).message });
+          this.options.logger.warn('queue exists with other arguments; using it as it is', {
+            queue,
+            wanted: options.arguments,
+            reason: (err as Error).message,
+          });
         }
       }
     } finally {
@@ -221,15 +243,5 @@ export class BusConnection {
     this.setups.clear();
     this.readyWaiters.splice(0).forEach((w) => w.reject(new Error('bus connection closed')));
     await this.recovering.close().catch(() => undefined);
-  }
-}
-
-export function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
   }
 }

@@ -1,7 +1,10 @@
 /** A failure worth retrying later (network, broker, a platform's 429 or 5xx). */
 export class TransientError extends Error {
   readonly transient = true;
-  constructor(message: string, readonly retryAfterMs?: number) {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
     super(message);
     this.name = 'TransientError';
   }

@@ -17,7 +17,11 @@ export interface BusObserver {
 export type EventOutcome = 'ok' | 'retry' | 'dead';
 
 /** Calls one callback of the observer, if any; a broken observer never breaks the bus. */
-export function notify<K extends keyof BusObserver>(observer: BusObserver | undefined, key: K, ...args: Parameters<NonNullable<BusObserver[K]>>): void {
+export function notify<K extends keyof BusObserver>(
+  observer: BusObserver | undefined,
+  key: K,
+  ...args: Parameters<NonNullable<BusObserver[K]>>
+): void {
   const fn = observer?.[key] as ((...a: unknown[]) => void) | undefined;
   if (!fn) return;
   try {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource, EntityManager, MigrationInterface, QueryRunner } from 'typeorm';
-import type { Logger } from '@postbus/kit';
+import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
+import type { Logger, SqlRunner } from '@postbus/kit';
 import { currentRequestId } from '@postbus/kit';
 import type { EventPublisher, OutgoingEvent } from './events';
 
@@ -26,16 +26,30 @@ export class CreateOutbox1732200000000 implements MigrationInterface {
  * Writes events in the caller's transaction: they are published if and only if it commits.
  * An event without an id gets one here, so its row and the published message share it.
  */
-export async function writeOutbox(manager: EntityManager, events: OutgoingEvent[]): Promise<void> {
+export async function writeOutbox(manager: SqlRunner, events: OutgoingEvent[]): Promise<void> {
   if (!events.length) return;
   const values: unknown[] = [];
   const rows = events.map((e, i) => {
-    values.push(e.id ?? randomUUID(), e.name, JSON.stringify(e.data), e.requestId ?? currentRequestId() ?? null, e.occurredAt ?? new Date().toISOString());
+    values.push(
+      e.id ?? randomUUID(),
+      e.name,
+      JSON.stringify(e.data),
+      e.requestId ?? currentRequestId() ?? null,
+      e.occurredAt ?? new Date().toISOString(),
+    );
     const b = i * 5;
     return `($${b + 1}, $${b + 2}, $${b + 3}::jsonb, $${b + 4}, $${b + 5})`;
   });
   // An event with a named id (one fact announced again) that is still waiting to go out is not queued twice.
-  await manager.query(`INSERT INTO outbox (id, name, data, request_id, occurred_at) VALUES ${rows.join(', ')} ON CONFLICT (id) DO NOTHING`, values);
+  await manager.query(
+    `INSERT INTO outbox (id, name, data, request_id, occurred_at) VALUES ${rows.join(', ')} ON CONFLICT (id) DO NOTHING`,
+    values,
+  );
+}
+
+/** TypeORM answers [rows, affected] for a DELETE … RETURNING. */
+function returnedRows<T extends object>(result: T[] | [T[], number]): T[] {
+  return Array.isArray(result[0]) ? result[0] : (result as T[]);
 }
 
 interface OutboxRow {
@@ -125,7 +139,8 @@ export class OutboxRelay {
       } catch (err) {
         this.failures++;
         next = Math.min(100 * 2 ** this.failures, 5000);
-        if (this.failures === 1 || this.failures % 20 === 0) this.logger.warn('outbox relay failed; rows kept for retry', { err: (err as Error).message });
+        if (this.failures === 1 || this.failures % 20 === 0)
+          this.logger.warn('outbox relay failed; rows kept for retry', { err: (err as Error).message });
       }
     })();
     await this.running;
@@ -143,24 +158,32 @@ export class OutboxRelay {
     return this.ds.transaction(async (m) => {
       // PostgreSQL's own bounds, should this process stall past the confirm deadline: a statement
       // is cancelled, and a transaction left idle is ended with its session, releasing the rows.
-      await m.query(`SELECT set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $2, true)`, [String(confirmMs), String(confirmMs + 5_000)]);
-      const result = await m.query(
+      await m.query(
+        `SELECT set_config('statement_timeout', $1, true), set_config('idle_in_transaction_session_timeout', $2, true)`,
+        [String(confirmMs), String(confirmMs + 5_000)],
+      );
+      const result = await m.query<OutboxRow[] | [OutboxRow[], number]>(
         `DELETE FROM outbox WHERE seq IN (SELECT seq FROM outbox ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING seq, id, name, data, request_id, occurred_at`,
         [this.opts.batchSize ?? 500],
       );
-      // TypeORM answers [rows, affected] for a DELETE … RETURNING
-      const rows: OutboxRow[] = Array.isArray(result[0]) ? result[0] : result;
+      const rows = returnedRows(result);
       if (!rows.length) return 0;
       rows.sort((a, b) => Number(a.seq) - Number(b.seq));
-      const events = rows.map((r) => ({ id: r.id, name: r.name, data: r.data, requestId: r.request_id ?? undefined, occurredAt: new Date(r.occurred_at).toISOString() }));
-      await withDeadline(this.publisher.publish(events), confirmMs, 'the broker\'s confirms');
+      const events = rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        data: r.data,
+        requestId: r.request_id ?? undefined,
+        occurredAt: new Date(r.occurred_at).toISOString(),
+      }));
+      await withDeadline(this.publisher.publish(events), confirmMs, "the broker's confirms");
       return rows.length;
     });
   }
 
   async backlog(): Promise<number> {
-    const [{ n }] = await this.ds.query('SELECT count(*)::int AS n FROM outbox');
+    const [{ n }] = await this.ds.query<{ n: number }[]>('SELECT count(*)::int AS n FROM outbox');
     return n;
   }
 

@@ -1,8 +1,16 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'amqplib';
-import { brokerDefinitions, BROKER_SERVICES, brokerUserOf, developmentBrokerPassword, amqpUrlAs, vhostOf, type BrokerDefinitions } from './broker-users';
-import { redact } from './connection';
+import {
+  brokerDefinitions,
+  BROKER_SERVICES,
+  brokerUserOf,
+  developmentBrokerPassword,
+  amqpUrlAs,
+  vhostOf,
+  type BrokerDefinitions,
+} from './broker-users';
+import { redactUrl } from '@postbus/kit';
 
 /** Hands the definitions to the broker; throws with the reason when it cannot. */
 export type DefinitionsImporter = (definitions: BrokerDefinitions) => Promise<void>;
@@ -21,8 +29,24 @@ export function importWithRabbitmqctl(): DefinitionsImporter {
       let output = '';
       child.stdout.on('data', (d) => (output += d));
       child.stderr.on('data', (d) => (output += d));
-      child.on('error', (err) => reject(new Error((err as NodeJS.ErrnoException).code === 'ENOENT' ? 'rabbitmqctl is not installed here' : `rabbitmqctl: ${err.message}`)));
-      child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`rabbitmqctl import_definitions exited ${code}: ${output.trim().split('\n').slice(-3).join(' ')}`))));
+      child.on('error', (err) =>
+        reject(
+          new Error(
+            (err as NodeJS.ErrnoException).code === 'ENOENT'
+              ? 'rabbitmqctl is not installed here'
+              : `rabbitmqctl: ${err.message}`,
+          ),
+        ),
+      );
+      child.on('close', (code) =>
+        code === 0
+          ? resolve()
+          : reject(
+              new Error(
+                `rabbitmqctl import_definitions exited ${code}: ${output.trim().split('\n').slice(-3).join(' ')}`,
+              ),
+            ),
+      );
       child.stdin.on('error', () => undefined);
       child.stdin.end(JSON.stringify(definitions));
     });
@@ -33,12 +57,19 @@ export function importWithManagementApi(managementUrl: string, adminUrl: string)
   const admin = new URL(adminUrl);
   const auth = `Basic ${Buffer.from(`${decodeURIComponent(admin.username)}:${decodeURIComponent(admin.password)}`).toString('base64')}`;
   const put = async (path: string, body: unknown) => {
-    const res = await fetch(new URL(path, managementUrl), { method: 'PUT', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(new URL(path, managementUrl), {
+      method: 'PUT',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
     if (!res.ok) throw new Error(`management API PUT ${path}: ${res.status} ${(await res.text()).slice(0, 200)}`);
   };
   return async ({ users, permissions }) => {
-    for (const { name, password, tags } of users) await put(`/api/users/${encodeURIComponent(name)}`, { password, tags });
-    for (const { user, vhost, ...grant } of permissions) await put(`/api/permissions/${encodeURIComponent(vhost)}/${encodeURIComponent(user)}`, grant);
+    for (const { name, password, tags } of users)
+      await put(`/api/users/${encodeURIComponent(name)}`, { password, tags });
+    for (const { user, vhost, ...grant } of permissions)
+      await put(`/api/permissions/${encodeURIComponent(vhost)}/${encodeURIComponent(user)}`, grant);
   };
 }
 
@@ -73,7 +104,7 @@ async function assertUsersLogIn(urls: Record<string, string>, timeoutMs = 30_000
           await c.close();
           return;
         } catch (err) {
-          if (Date.now() > deadline) throw new Error(`${redact(url)} cannot log in: ${(err as Error).message}`);
+          if (Date.now() > deadline) throw new Error(`${redactUrl(url)} cannot log in: ${(err as Error).message}`);
           await new Promise((r) => setTimeout(r, 200));
         }
       }
@@ -89,15 +120,24 @@ async function assertUsersLogIn(urls: Record<string, string>, timeoutMs = 30_000
  */
 export async function provisionBrokerUsers(
   adminUrl: string,
-  opts: { services?: readonly string[]; passwords?: Record<string, string>; namespace?: string; importDefinitions?: DefinitionsImporter } = {},
+  opts: {
+    services?: readonly string[];
+    passwords?: Record<string, string>;
+    namespace?: string;
+    importDefinitions?: DefinitionsImporter;
+  } = {},
 ): Promise<Record<string, string>> {
   const services = opts.services ?? BROKER_SERVICES;
-  const passwords = Object.fromEntries(services.map((s) => [s, opts.passwords?.[s] ?? developmentBrokerPassword(adminUrl, s)]));
+  const passwords = Object.fromEntries(
+    services.map((s) => [s, opts.passwords?.[s] ?? developmentBrokerPassword(adminUrl, s)]),
+  );
   const definitions = brokerDefinitions(passwords, { vhost: vhostOf(adminUrl), namespace: opts.namespace });
   try {
     await (opts.importDefinitions ?? importOnBrokerOf(adminUrl))(definitions);
   } catch (err) {
-    throw new Error(`Could not create the services' RabbitMQ users (${definitions.users.map((u) => u.name).join(', ')}) on ${redact(adminUrl)}: ${(err as Error).message}. Run this as a user that may run rabbitmqctl (root or rabbitmq), or enable the management plugin (rabbitmq-plugins enable rabbitmq_management).`);
+    throw new Error(
+      `Could not create the services' RabbitMQ users (${definitions.users.map((u) => u.name).join(', ')}) on ${redactUrl(adminUrl)}: ${(err as Error).message}. Run this as a user that may run rabbitmqctl (root or rabbitmq), or enable the management plugin (rabbitmq-plugins enable rabbitmq_management).`,
+    );
   }
   const urls = Object.fromEntries(services.map((s) => [s, amqpUrlAs(adminUrl, brokerUserOf(s), passwords[s])]));
   await assertUsersLogIn(urls);

@@ -1,14 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { AppError, assertValid, compile, describeErrors, type Principal, type RpcDef, type RpcInput, type RpcOutput } from '@postbus/contracts';
+import {
+  AppError,
+  assertValid,
+  compile,
+  describeErrors,
+  type Principal,
+  type RpcDef,
+  type RpcInput,
+  type RpcOutput,
+} from '@postbus/contracts';
 import { currentRequestId, newRequestId, runWithContext } from '@postbus/kit';
 import { checkCaller, signatureHeaders } from './call-signature';
 import type { BusConnection } from './connection';
+import { stringProperty } from './message-properties';
 import { notify, secondsSince } from './observer';
 
 const REPLY_QUEUE = 'amq.rabbitmq.reply-to';
 
-type Reply = { ok: true; data: unknown } | { ok: false; error: { status: number; code: string; message: string; details?: unknown } };
+/** A request's body; it is signed by the calling service (see call-signature). */
+type RequestBody = { principal?: Principal | null; input?: unknown };
+
+type Reply =
+  | { ok: true; data: unknown }
+  | { ok: false; error: { status: number; code: string; message: string; details?: unknown } };
 
 export interface RpcContext {
   principal: Principal | null;
@@ -19,7 +34,10 @@ export interface RpcContext {
    */
   callId?: string;
 }
-export type RpcHandler<R extends RpcDef> = (input: RpcInput<R>, ctx: RpcContext & { principal: R['anonymous'] extends true ? Principal | null : Principal }) => Promise<RpcOutput<R>>;
+export type RpcHandler<R extends RpcDef> = (
+  input: RpcInput<R>,
+  ctx: RpcContext & { principal: R['anonymous'] extends true ? Principal | null : Principal },
+) => Promise<RpcOutput<R>>;
 
 /**
  * Calls RPCs over direct reply-to; a reply later than the deadline answers 503 service_unavailable.
@@ -57,16 +75,24 @@ export class RpcClient {
     } catch {
       reply = { ok: false, error: { status: 500, code: 'internal_error', message: 'unreadable reply' } };
     }
-    this.settle(msg.properties.correlationId, reply);
+    this.settle(stringProperty(msg.properties, 'correlationId'), reply);
   }
 
   /** The broker handed a request back: no queue is bound for that service. */
   private onReturn(msg: ConsumeMessage): void {
     const service = String(msg.properties.type ?? '').split('.')[0];
-    this.settle(msg.properties.correlationId, { ok: false, error: { status: 503, code: 'service_unavailable', message: `The ${service} service is unavailable (nobody serves it).` } });
+    this.settle(stringProperty(msg.properties, 'correlationId'), {
+      ok: false,
+      error: {
+        status: 503,
+        code: 'service_unavailable',
+        message: `The ${service} service is unavailable (nobody serves it).`,
+      },
+    });
   }
 
-  private settle(correlationId: string, reply: Reply): void {
+  private settle(correlationId: string | undefined, reply: Reply): void {
+    if (correlationId === undefined) return; // not an answer to one of our calls
     const entry = this.pending.get(correlationId);
     if (!entry) return; // late reply after its deadline
     this.pending.delete(correlationId);
@@ -74,17 +100,30 @@ export class RpcClient {
     entry.resolve(reply);
   }
 
-  async call<R extends RpcDef>(def: R, input: RpcInput<R>, principal: Principal | null = null, opts: { timeoutMs?: number } = {}): Promise<RpcOutput<R>> {
+  async call<R extends RpcDef>(
+    def: R,
+    input: RpcInput<R>,
+    principal: Principal | null = null,
+    opts: { timeoutMs?: number } = {},
+  ): Promise<RpcOutput<R>> {
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     const channel = this.channel;
-    if (!channel) throw new AppError('service_unavailable', `The ${def.service} service is unavailable (broker not connected).`);
+    if (!channel)
+      throw new AppError('service_unavailable', `The ${def.service} service is unavailable (broker not connected).`);
     const started = process.hrtime.bigint();
     const correlationId = randomUUID();
     const requestId = currentRequestId() ?? newRequestId();
     const reply = new Promise<Reply>((resolve) => {
       const timer = setTimeout(() => {
         this.pending.delete(correlationId);
-        resolve({ ok: false, error: { status: 503, code: 'service_unavailable', message: `The ${def.service} service did not answer in time.` } });
+        resolve({
+          ok: false,
+          error: {
+            status: 503,
+            code: 'service_unavailable',
+            message: `The ${def.service} service did not answer in time.`,
+          },
+        });
       }, timeoutMs);
       this.pending.set(correlationId, { resolve, timer });
     });
@@ -97,10 +136,20 @@ export class RpcClient {
       contentType: 'application/json',
       mandatory: true,
       expiration: String(timeoutMs),
-      headers: { 'x-request-id': requestId, 'x-deadline': deadline, ...signatureHeaders(this.bus.keys, { namespace: this.bus.options.namespace, type: def.name, deadline, body }) },
+      headers: {
+        'x-request-id': requestId,
+        'x-deadline': deadline,
+        ...signatureHeaders(this.bus.keys, { namespace: this.bus.options.namespace, type: def.name, deadline, body }),
+      },
     });
     const result = await reply;
-    notify(this.bus.options.observer, 'rpcCalled', def.name, result.ok ? 'ok' : result.error.code, secondsSince(started));
+    notify(
+      this.bus.options.observer,
+      'rpcCalled',
+      def.name,
+      result.ok ? 'ok' : result.error.code,
+      secondsSince(started),
+    );
     if (result.ok) return result.data as RpcOutput<R>;
     throw new AppError(result.error.code as never, result.error.message, result.error.details);
   }
@@ -136,18 +185,24 @@ export class RpcServer {
 
   handle<R extends RpcDef>(def: R, handler: RpcHandler<R>): this {
     if (def.service !== this.service) throw new Error(`${def.name} does not belong to ${this.service}`);
-    this.handlers.set(def.name, { def, handler: handler as unknown as RpcHandler<RpcDef> });
+    this.handlers.set(def.name, { def, handler });
     return this;
   }
 
   async start(): Promise<void> {
     const queue = this.bus.name(`rpc.${this.service}`);
     const operatorCommands = [...this.handlers.values()].filter((h) => h.def.operator).map((h) => h.def.name);
-    if (operatorCommands.length && !this.bus.keys.operatorCheck) this.bus.options.logger.warn('OPERATOR_KEY is not set: operator commands are refused', { commands: operatorCommands });
+    if (operatorCommands.length && !this.bus.keys.operatorCheck)
+      this.bus.options.logger.warn('OPERATOR_KEY is not set: operator commands are refused', {
+        commands: operatorCommands,
+      });
     this.unregister = await this.bus.register(async (model) => {
       const ch = await model.createChannel();
       ch.on('error', () => undefined);
-      await ch.assertQueue(queue, { durable: false, arguments: this.bus.options.ephemeral ? { 'x-expires': 60_000 } : {} });
+      await ch.assertQueue(queue, {
+        durable: false,
+        arguments: this.bus.options.ephemeral ? { 'x-expires': 60_000 } : {},
+      });
       await ch.prefetch(this.opts.prefetch ?? 32);
       const { consumerTag } = await ch.consume(queue, (msg) => msg && void this.onRequest(ch, msg));
       this.channel = ch;
@@ -164,13 +219,26 @@ export class RpcServer {
       if (deadline && Date.now() > deadline) return; // the caller has given up already
       const started = process.hrtime.bigint();
       const reply = await runWithContext({ requestId }, () => this.dispatch(msg, headers, requestId));
-      notify(this.bus.options.observer, 'rpcServed', String(msg.properties.type), reply.ok ? 'ok' : reply.error.code, secondsSince(started));
-      if (msg.properties.replyTo) {
-        ch.sendToQueue(msg.properties.replyTo, Buffer.from(JSON.stringify(reply)), { correlationId: msg.properties.correlationId, contentType: 'application/json' });
+      notify(
+        this.bus.options.observer,
+        'rpcServed',
+        String(msg.properties.type),
+        reply.ok ? 'ok' : reply.error.code,
+        secondsSince(started),
+      );
+      const replyTo = stringProperty(msg.properties, 'replyTo');
+      if (replyTo) {
+        ch.sendToQueue(replyTo, Buffer.from(JSON.stringify(reply)), {
+          correlationId: stringProperty(msg.properties, 'correlationId'),
+          contentType: 'application/json',
+        });
       }
     } catch (err) {
       // The channel closed under us; the caller's deadline answers for the lost reply.
-      this.bus.options.logger.warn('rpc reply not sent', { type: msg.properties.type, err: (err as Error).message });
+      this.bus.options.logger.warn('rpc reply not sent', {
+        type: stringProperty(msg.properties, 'type'),
+        err: (err as Error).message,
+      });
     } finally {
       try {
         ch.ack(msg);
@@ -187,24 +255,32 @@ export class RpcServer {
     try {
       this.assertCallerMay(entry?.def, type, headers, msg.content);
       if (!entry) throw new AppError('not_found', `Unknown command ${type}.`);
-      let body: { principal?: Principal | null; input?: unknown };
+      let body: RequestBody;
       try {
-        body = JSON.parse(msg.content.toString());
+        body = JSON.parse(msg.content.toString()) as RequestBody;
       } catch {
         throw new AppError('validation_error', 'RPC body is not JSON.');
       }
       const principal = body.principal ?? null;
       if (!principal && !entry.def.anonymous) throw new AppError('missing_api_key', 'This command needs a principal.');
       const input = assertValid(entry.def.input, body.input ?? {}, `${type} input`);
-      const data = await entry.handler(input, { principal: principal as Principal, requestId, callId: msg.properties.correlationId || undefined });
+      const data = await entry.handler(input, {
+        principal: principal as Principal,
+        requestId,
+        callId: stringProperty(msg.properties, 'correlationId') || undefined,
+      });
       const check = compile(entry.def.output);
       if (!check(data)) {
-        this.bus.options.logger.error('rpc output does not match its contract', { type, problems: describeErrors(check.errors) });
+        this.bus.options.logger.error('rpc output does not match its contract', {
+          type,
+          problems: describeErrors(check.errors),
+        });
         throw new AppError('internal_error', 'The service produced an invalid answer.');
       }
       return { ok: true, data };
     } catch (err) {
-      if (err instanceof AppError) return { ok: false, error: { status: err.status, code: err.code, message: err.message, details: err.details } };
+      if (err instanceof AppError)
+        return { ok: false, error: { status: err.status, code: err.code, message: err.message, details: err.details } };
       this.bus.options.logger.error('rpc handler failed', { type, err: (err as Error).stack ?? String(err) });
       return { ok: false, error: { status: 500, code: 'internal_error', message: 'Internal error.' } };
     }
@@ -218,11 +294,17 @@ export class RpcServer {
     const caller = checkCaller(this.bus.keys, headers, { namespace: this.bus.options.namespace, type, body });
     if (!caller.ok) {
       this.bus.options.logger.warn('rpc refused: caller not verified', { type, reason: caller.reason });
-      throw new AppError('invalid_signature', `The ${this.service} service refused ${type}: ${caller.reason}. Calls on the bus must be signed with BUS_PRINCIPAL_KEY (services) or OPERATOR_KEY (operators).`);
+      throw new AppError(
+        'invalid_signature',
+        `The ${this.service} service refused ${type}: ${caller.reason}. Calls on the bus must be signed with BUS_PRINCIPAL_KEY (services) or OPERATOR_KEY (operators).`,
+      );
     }
     if (def?.operator && !caller.operator) {
       this.bus.options.logger.warn('rpc refused: operator command without the operator key', { type });
-      throw new AppError('insufficient_scope', `${type} is an operator command: only a call signed with OPERATOR_KEY (pnpm postbus) may run it.`);
+      throw new AppError(
+        'insufficient_scope',
+        `${type} is an operator command: only a call signed with OPERATOR_KEY (pnpm postbus) may run it.`,
+      );
     }
   }
 

@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { EventConsumer, EventPublisher, listDeadLetters, openBus, PermanentError, replayDeadLetters, type Bus } from '../src';
+import {
+  EventConsumer,
+  EventPublisher,
+  listDeadLetters,
+  openBus,
+  PermanentError,
+  replayDeadLetters,
+  type Bus,
+} from '../src';
 import type { CliCommand } from '../../../scripts/postbus';
 import { logger, Operator, randomNamespace, waitFor, AMQP_URL } from './support';
 
@@ -12,14 +20,19 @@ let consumer: EventConsumer;
 const handled: { id: string; attempt: number }[] = [];
 let broken = true;
 
-const command = (name: string): CliCommand => require(join(__dirname, '..', '..', '..', 'scripts', 'commands', `${name}.command.ts`)).command;
+const command = async (name: string): Promise<CliCommand> =>
+  (
+    (await import(join(__dirname, '..', '..', '..', 'scripts', 'commands', `${name}.command.ts`))) as {
+      command: CliCommand;
+    }
+  ).command;
 
 /** Runs an operator command as `pnpm postbus` would and answers what it printed. */
 async function cli(name: string, args: Record<string, string | true>): Promise<string> {
   const lines: string[] = [];
   const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
   try {
-    await command(name).run(args, { bus: async () => bus, env: {} });
+    await (await command(name)).run(args, { bus: async () => bus, env: {} });
   } finally {
     log.mockRestore();
   }
@@ -50,8 +63,12 @@ afterAll(async () => {
 
 async function park(count: number): Promise<string[]> {
   const ids = Array.from({ length: count }, () => randomUUID());
-  await publisher.publish(ids.map((id, i) => ({ id, name: 'post.due', data: { postId: `pst_${i}` }, requestId: `req_${i}` })));
-  await waitFor(async () => ((await op.depth(consumer.deadQueue)) >= count ? true : undefined), { what: 'dead letters' });
+  await publisher.publish(
+    ids.map((id, i) => ({ id, name: 'post.due', data: { postId: `pst_${i}` }, requestId: `req_${i}` })),
+  );
+  await waitFor(async () => ((await op.depth(consumer.deadQueue)) >= count ? true : undefined), {
+    what: 'dead letters',
+  });
   return ids;
 }
 
@@ -63,7 +80,14 @@ test('when messages are dead-lettered, then the operator lists them with their r
 
   expect(listed.depth).toBe(3);
   expect(listed.letters).toHaveLength(2);
-  expect(listed.letters[0]).toMatchObject({ messageId: ids[0], event: 'post.due', reason: 'platform refused pst_0', attempt: 1, requestId: 'req_0', envelope: { id: ids[0], name: 'post.due', data: { postId: 'pst_0' } } });
+  expect(listed.letters[0]).toMatchObject({
+    messageId: ids[0],
+    event: 'post.due',
+    reason: 'platform refused pst_0',
+    attempt: 1,
+    requestId: 'req_0',
+    envelope: { id: ids[0], name: 'post.due', data: { postId: 'pst_0' } },
+  });
   expect(Date.parse(listed.letters[0].deadAt!)).not.toBeNaN();
   expect(printed).toContain(`${namespace}.publisher.due.dead: 3 message(s)`);
   for (const id of ids) expect(printed).toContain(id);
@@ -91,7 +115,11 @@ test('when the operator replays one dead letter by id after the cause is fixed, 
 });
 
 test('when the queue named does not exist, then the commands say so instead of showing nothing', async () => {
-  await expect(listDeadLetters(bus.connection, 'nobody.home')).rejects.toThrow(`There is no queue ${namespace}.nobody.home.dead`);
+  await expect(listDeadLetters(bus.connection, 'nobody.home')).rejects.toThrow(
+    `There is no queue ${namespace}.nobody.home.dead`,
+  );
   await expect(cli('replay-dead-letters', { queue: 'nobody.home' })).rejects.toThrow(/There is no queue/);
-  await expect(cli('dead-letters', { queue: 'publisher.due', limit: '0' })).rejects.toThrow('--limit must be a positive integer');
+  await expect(cli('dead-letters', { queue: 'publisher.due', limit: '0' })).rejects.toThrow(
+    '--limit must be a positive integer',
+  );
 });

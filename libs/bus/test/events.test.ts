@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope } from '@postbus/contracts';
-import { EventConsumer, EventPublisher, PermanentError, TransientError, type BusConnection, type ConsumerOptions } from '../src';
+import {
+  EventConsumer,
+  EventPublisher,
+  PermanentError,
+  TransientError,
+  type BusConnection,
+  type ConsumerOptions,
+} from '../src';
 import { Operator, openTestBus, randomNamespace, sleep } from './support';
 
 const namespace = randomNamespace('events');
@@ -30,7 +37,11 @@ interface Attempt {
 }
 
 /** Starts a consumer on its own queue and event name; returns what it saw. */
-async function startConsumer(local: string, handler: (attempt: number) => Promise<void>, extra: Partial<ConsumerOptions> = {}) {
+async function startConsumer(
+  local: string,
+  handler: (attempt: number) => Promise<void>,
+  extra: Partial<ConsumerOptions> = {},
+) {
   const attempts: Attempt[] = [];
   const eventName = `test.${local}`;
   const consumer = new EventConsumer(bus, {
@@ -66,27 +77,34 @@ describe('event consumer retries and dead letters', () => {
   it.each([
     ['a plain Error', () => new Error('platform timed out')],
     ['a TransientError', () => new TransientError('platform timed out', 10)],
-  ])('when the handler keeps throwing %s, then it is retried with x-attempt increasing and finally dead-lettered with x-error', async (label, makeError) => {
-    const local = label.includes('Transient') ? 'retry-transient' : 'retry-plain';
-    const { consumer, attempts, publish } = await startConsumer(local, async () => {
-      throw makeError();
-    });
+  ])(
+    'when the handler keeps throwing %s, then it is retried with x-attempt increasing and finally dead-lettered with x-error',
+    async (label, makeError) => {
+      const local = label.includes('Transient') ? 'retry-transient' : 'retry-plain';
+      const { consumer, attempts, publish } = await startConsumer(local, async () => {
+        throw makeError();
+      });
 
-    const id = await publish({ hello: 'world' });
-    const dead = await op.take(consumer.deadQueue);
+      const id = await publish({ hello: 'world' });
+      const dead = await op.take(consumer.deadQueue);
 
-    expect(attempts.map((a) => a.attempt)).toEqual([1, 2, 3]);
-    expect(attempts.every((a) => a.event.id === id)).toBe(true);
-    expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(DELAYS[0] - 5);
-    expect(attempts[2].at - attempts[1].at).toBeGreaterThanOrEqual(DELAYS[1] - 5);
-    expect(dead.properties.headers?.['x-error']).toBe('platform timed out');
-    expect(dead.properties.headers?.['x-attempt']).toBe(3);
-    expect(dead.properties.messageId).toBe(id);
-    expect(JSON.parse(dead.content.toString())).toMatchObject({ id, name: `test.${local}`, data: { hello: 'world' } });
-    await sleep(150);
-    expect(attempts).toHaveLength(3);
-    expect(await op.depth(consumer.deadQueue)).toBe(0);
-  });
+      expect(attempts.map((a) => a.attempt)).toEqual([1, 2, 3]);
+      expect(attempts.every((a) => a.event.id === id)).toBe(true);
+      expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(DELAYS[0] - 5);
+      expect(attempts[2].at - attempts[1].at).toBeGreaterThanOrEqual(DELAYS[1] - 5);
+      expect(dead.properties.headers?.['x-error']).toBe('platform timed out');
+      expect(dead.properties.headers?.['x-attempt']).toBe(3);
+      expect(dead.properties.messageId).toBe(id);
+      expect(JSON.parse(dead.content.toString())).toMatchObject({
+        id,
+        name: `test.${local}`,
+        data: { hello: 'world' },
+      });
+      await sleep(150);
+      expect(attempts).toHaveLength(3);
+      expect(await op.depth(consumer.deadQueue)).toBe(0);
+    },
+  );
 
   it('when the handler throws a PermanentError, then the event goes straight to dead letters without retry', async () => {
     const { consumer, attempts, publish } = await startConsumer('permanent', async () => {
@@ -145,7 +163,12 @@ describe('event consumer retries and dead letters', () => {
 
   it('when two consumers compete on one queue, then each event is handled once', async () => {
     const handled: string[] = [];
-    const opts = { queue: 'competing', events: ['test.competing'], retryDelaysMs: DELAYS, handler: async (e: EventEnvelope) => void handled.push(e.id) };
+    const opts = {
+      queue: 'competing',
+      events: ['test.competing'],
+      retryDelaysMs: DELAYS,
+      handler: async (e: EventEnvelope) => void handled.push(e.id),
+    };
     const a = new EventConsumer(bus, opts);
     const b = new EventConsumer(bus, opts);
     await a.start();

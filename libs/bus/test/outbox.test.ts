@@ -3,7 +3,15 @@ import type { DataSource } from 'typeorm';
 import type { ConsumeMessage } from 'amqplib';
 import type { EventEnvelope } from '@postbus/contracts';
 import { openDataSource, runWithContext } from '@postbus/kit';
-import { CreateOutbox1732200000000, EventConsumer, EventPublisher, OutboxRelay, writeOutbox, type BusConnection, type OutgoingEvent } from '../src';
+import {
+  CreateOutbox1732200000000,
+  EventConsumer,
+  EventPublisher,
+  OutboxRelay,
+  writeOutbox,
+  type BusConnection,
+  type OutgoingEvent,
+} from '../src';
 import { Operator, createTestEnv, logger, openTestBus, sleep, waitFor, type TestEnv } from './support';
 
 const EVENT = 'outbox.test';
@@ -17,10 +25,20 @@ const relays: OutboxRelay[] = [];
 
 beforeAll(async () => {
   env = await createTestEnv('bus_outbox');
-  ds = await openDataSource({ url: env.databaseUrl, schema: 'bustest', migrations: [CreateOutbox1732200000000], poolSize: 4 });
+  ds = await openDataSource({
+    url: env.databaseUrl,
+    schema: 'bustest',
+    migrations: [CreateOutbox1732200000000],
+    poolSize: 4,
+  });
   bus = await openTestBus(env.namespace);
   publisher = await EventPublisher.create(bus);
-  sink = new EventConsumer(bus, { queue: 'sink', events: [`${EVENT}.#`], retryDelaysMs: [50], handler: async (event, meta) => void received.push({ event, message: meta.message }) });
+  sink = new EventConsumer(bus, {
+    queue: 'sink',
+    events: [`${EVENT}.#`],
+    retryDelaysMs: [50],
+    handler: async (event, meta) => void received.push({ event, message: meta.message }),
+  });
   await sink.start();
 });
 
@@ -67,7 +85,9 @@ describe('transactional outbox', () => {
 
     await runWithContext({ requestId: 'req_outbox_1' }, () => ds.transaction((m) => writeOutbox(m, events)));
     relay.kick();
-    await waitFor(() => (events.every((e) => timesReceived(e.id) === 1) ? true : undefined), { what: 'the committed events' });
+    await waitFor(() => (events.every((e) => timesReceived(e.id) === 1) ? true : undefined), {
+      what: 'the committed events',
+    });
     await flushThrough(relay);
 
     for (const e of events) {
@@ -82,7 +102,12 @@ describe('transactional outbox', () => {
   it('when events carry no id, then writeOutbox gives each one and they are relayed', async () => {
     const before = received.length;
 
-    await ds.transaction((m) => writeOutbox(m, [{ name: `${EVENT}.anonymous`, data: { n: 1 } }, { name: `${EVENT}.anonymous`, data: { n: 2 } }]));
+    await ds.transaction((m) =>
+      writeOutbox(m, [
+        { name: `${EVENT}.anonymous`, data: { n: 1 } },
+        { name: `${EVENT}.anonymous`, data: { n: 2 } },
+      ]),
+    );
     relay.kick();
     await flushThrough(relay);
 
@@ -132,7 +157,9 @@ describe('transactional outbox while the broker is unreachable', () => {
     await flushThrough(up);
 
     expect(events.map((e) => timesReceived(e.id))).toEqual(events.map(() => 1));
-    expect(received.filter((r) => r.event.name.startsWith(`${EVENT}.late-`)).map((r) => r.event.id)).toEqual(events.map((e) => e.id));
+    expect(received.filter((r) => r.event.name.startsWith(`${EVENT}.late-`)).map((r) => r.event.id)).toEqual(
+      events.map((e) => e.id),
+    );
     expect(await up.backlog()).toBe(0);
     await up.stop();
   });
@@ -143,12 +170,16 @@ describe('transactional outbox while the broker is unreachable', () => {
     const a = relayWith(publisher, { batchSize: 7 });
     const b = relayWith(publisher, { batchSize: 7 });
 
-    const moved = await Promise.all([a, b].map(async (r) => {
-      let n = 0;
-      for (let k = await r.relayBatch(); k > 0; k = await r.relayBatch()) n += k;
-      return n;
-    }));
-    await waitFor(() => (events.every((e) => timesReceived(e.id) > 0) ? true : undefined), { what: 'the paired events' });
+    const moved = await Promise.all(
+      [a, b].map(async (r) => {
+        let n = 0;
+        for (let k = await r.relayBatch(); k > 0; k = await r.relayBatch()) n += k;
+        return n;
+      }),
+    );
+    await waitFor(() => (events.every((e) => timesReceived(e.id) > 0) ? true : undefined), {
+      what: 'the paired events',
+    });
     await flushThrough(a);
 
     expect(moved[0] + moved[1]).toBeGreaterThanOrEqual(60);
@@ -171,18 +202,25 @@ describe('transactional outbox while the broker does not confirm', () => {
     // Bounded here so that a relay waiting for ever fails the test instead of hanging it.
     let bound: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([
-      stuck.relayBatch().then(() => 'published', (err: Error) => err.message),
+      stuck.relayBatch().then(
+        () => 'published',
+        (err: Error) => err.message,
+      ),
       new Promise<string>((resolve) => (bound = setTimeout(() => resolve('still waiting for confirms'), 10_000))),
     ]).finally(() => clearTimeout(bound));
 
     expect(outcome).toMatch(/confirms did not arrive/);
     expect(await stuck.backlog()).toBeGreaterThanOrEqual(2);
-    const idle = await ds.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'`);
+    const idle = await ds.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state = 'idle in transaction'`,
+    );
     expect(idle[0].n).toBe(0);
 
     const up = relayWith(publisher);
     up.start();
-    await waitFor(() => (events.every((e) => timesReceived(e.id) === 1) ? true : undefined), { what: 'the rows the silent broker left' });
+    await waitFor(() => (events.every((e) => timesReceived(e.id) === 1) ? true : undefined), {
+      what: 'the rows the silent broker left',
+    });
     await up.stop();
   });
 });

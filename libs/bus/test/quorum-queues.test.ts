@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type ChannelModel } from 'amqplib';
 import type { EventEnvelope } from '@postbus/contracts';
-import { DELIVERY_LIMIT, EventConsumer, EventPublisher, listDeadLetters, type BusConnection, type ConsumerOptions, type QueueDeclaration } from '../src';
+import {
+  DELIVERY_LIMIT,
+  EventConsumer,
+  EventPublisher,
+  listDeadLetters,
+  type BusConnection,
+  type ConsumerOptions,
+  type QueueDeclaration,
+} from '../src';
 import { AMQP_URL, Operator, openTestBus, randomNamespace, sleep, waitFor } from './support';
 
 const namespace = randomNamespace('quorum');
@@ -35,8 +43,15 @@ function track(consumer: EventConsumer): EventConsumer {
   return consumer;
 }
 
-function consumerOn(on: BusConnection, local: string, handler: ConsumerOptions['handler'], prefetch = 4): EventConsumer {
-  return track(new EventConsumer(on, { queue: local, events: [`test.${local}`], retryDelaysMs: DELAYS, prefetch, handler }));
+function consumerOn(
+  on: BusConnection,
+  local: string,
+  handler: ConsumerOptions['handler'],
+  prefetch = 4,
+): EventConsumer {
+  return track(
+    new EventConsumer(on, { queue: local, events: [`test.${local}`], retryDelaysMs: DELAYS, prefetch, handler }),
+  );
 }
 
 async function publishBatch(local: string, count: number): Promise<string[]> {
@@ -77,7 +92,9 @@ test('when a work queue already exists as a classic queue, then the consumer use
   await waitFor(() => (handled.length === 3 ? true : undefined), { what: 'three events handled' });
 
   expect(handled.sort()).toEqual(ids.sort());
-  expect(await isQuorum({ queue: consumer.queue, options: { durable: true, arguments: { 'x-expires': 60_000 } } })).toBe(false);
+  expect(
+    await isQuorum({ queue: consumer.queue, options: { durable: true, arguments: { 'x-expires': 60_000 } } }),
+  ).toBe(false);
   expect(await isQuorum(bus.workQueue(consumer.deadQueue))).toBe(true);
 });
 
@@ -99,7 +116,10 @@ test('when every consumer that takes a message dies before acking it, then after
     if (!got) break;
   }
 
-  const dead = await waitFor(async () => ((await op.depth(consumer.deadQueue)) === 1 ? listDeadLetters(bus, 'poison') : undefined), { what: 'the poison message in the dead-letter queue' });
+  const dead = await waitFor(
+    async () => ((await op.depth(consumer.deadQueue)) === 1 ? listDeadLetters(bus, 'poison') : undefined),
+    { what: 'the poison message in the dead-letter queue' },
+  );
   expect(await op.depth(consumer.queue)).toBe(0);
   expect(dead.letters).toHaveLength(1);
   expect(dead.letters[0]).toMatchObject({ messageId: id, event: 'test.poison' });
@@ -122,7 +142,9 @@ test('when a publisher replica is scaled down gracefully in the middle of a batc
   await a.stop(); // SIGTERM: stop taking work, drain what is in flight
   const b = consumerOn(bus, 'graceful', handler('b'));
   await b.start();
-  await waitFor(() => (handledBy.a.length + handledBy.b.length >= ids.length ? true : undefined), { what: 'the whole batch' });
+  await waitFor(() => (handledBy.a.length + handledBy.b.length >= ids.length ? true : undefined), {
+    what: 'the whole batch',
+  });
   await sleep(100);
 
   const all = [...handledBy.a, ...handledBy.b];
@@ -147,12 +169,23 @@ test('when a publisher replica is killed with messages in flight, then the broke
   const ids = await publishBatch('killed', 12);
   await waitFor(() => (seenByA.length === 4 ? true : undefined), { what: 'replica a to hold its prefetch' });
   await replicaBus.close(); // the process is gone: no ack, no drain
-  const b = consumerOn(bus, 'killed', async (e, meta) => void handledByB.push({ id: e.id, redelivered: meta.redelivered }));
+  const b = consumerOn(
+    bus,
+    'killed',
+    async (e, meta) => void handledByB.push({ id: e.id, redelivered: meta.redelivered }),
+  );
   await b.start();
-  await waitFor(() => (handledByB.length >= ids.length ? true : undefined), { what: 'replica b to handle the whole batch' });
+  await waitFor(() => (handledByB.length >= ids.length ? true : undefined), {
+    what: 'replica b to handle the whole batch',
+  });
   releaseA();
 
   expect(handledByB.map((h) => h.id).sort()).toEqual([...ids].sort());
-  expect(handledByB.filter((h) => h.redelivered).map((h) => h.id).sort()).toEqual([...seenByA].sort());
+  expect(
+    handledByB
+      .filter((h) => h.redelivered)
+      .map((h) => h.id)
+      .sort(),
+  ).toEqual([...seenByA].sort());
   expect(await op.depth(b.queue)).toBe(0);
 });

@@ -4,13 +4,27 @@ import { currentRequestId } from '@postbus/kit';
 import { RpcClient, RpcServer, type BusConnection } from '../src';
 import { Operator, openTestBus, randomNamespace, sleep } from './support';
 
-const GetPost = defineRpc('posts.get', Type.Object({ postId: Type.String({ minLength: 1 }) }, { additionalProperties: false }), Type.Object({ postId: Type.String(), caption: Type.String(), accountId: Type.String() }));
-const Ping = defineRpc('posts.ping', Type.Object({}), Type.Object({ pong: Type.Boolean(), requestId: Type.String() }), { anonymous: true });
+const GetPost = defineRpc(
+  'posts.get',
+  Type.Object({ postId: Type.String({ minLength: 1 }) }, { additionalProperties: false }),
+  Type.Object({ postId: Type.String(), caption: Type.String(), accountId: Type.String() }),
+);
+const Ping = defineRpc('posts.ping', Type.Object({}), Type.Object({ pong: Type.Boolean(), requestId: Type.String() }), {
+  anonymous: true,
+});
 const Broken = defineRpc('posts.broken', Type.Object({}), Type.Object({ count: Type.Integer() }), { anonymous: true });
-const Slow = defineRpc('slow.wait', Type.Object({ ms: Type.Integer() }), Type.Object({ waited: Type.Integer() }), { anonymous: true });
+const Slow = defineRpc('slow.wait', Type.Object({ ms: Type.Integer() }), Type.Object({ waited: Type.Integer() }), {
+  anonymous: true,
+});
 const Nobody = defineRpc('nobody.home', Type.Object({}), Type.Object({}), { anonymous: true });
 
-const principal: Principal = { accountId: 'acc_1', userId: 'usr_1', credential: { type: 'api_key', id: 'key_1' }, scopes: ['post:read'], profileIds: 'all' };
+const principal: Principal = {
+  accountId: 'acc_1',
+  userId: 'usr_1',
+  credential: { type: 'api_key', id: 'key_1' },
+  scopes: ['post:read'],
+  profileIds: 'all',
+};
 
 const namespace = randomNamespace('rpc');
 let serverBus: BusConnection;
@@ -27,7 +41,8 @@ beforeAll(async () => {
   posts = new RpcServer(serverBus, 'posts')
     .handle(GetPost, async (input, ctx) => {
       seen.push({ input, principal: ctx.principal });
-      if (input.postId === 'pst_missing') throw new AppError('post_not_found', 'Post pst_missing was not found.', { postId: input.postId });
+      if (input.postId === 'pst_missing')
+        throw new AppError('post_not_found', 'Post pst_missing was not found.', { postId: input.postId });
       if (input.postId === 'pst_crash') throw new Error('database exploded: password=hunter2');
       return { postId: input.postId, caption: 'hello', accountId: ctx.principal.accountId };
     })
@@ -85,7 +100,12 @@ describe('RPC round trip', () => {
     const err = await client.call(GetPost, { postId: 'pst_missing' }, principal).catch((e: unknown) => e);
 
     expect(err).toBeInstanceOf(AppError);
-    expect(err).toMatchObject({ code: 'post_not_found', status: 404, message: 'Post pst_missing was not found.', details: { postId: 'pst_missing' } });
+    expect(err).toMatchObject({
+      code: 'post_not_found',
+      status: 404,
+      message: 'Post pst_missing was not found.',
+      details: { postId: 'pst_missing' },
+    });
   });
 
   it('when the handler throws a plain Error, then the caller gets internal_error without the internal message', async () => {
@@ -133,7 +153,9 @@ describe('RPC deadlines', () => {
   });
 
   it('when the late reply finally arrives, then it is ignored and the next call gets its own answer', async () => {
-    await expect(client.call(Slow, { ms: 300 }, null, { timeoutMs: 100 })).rejects.toMatchObject({ code: 'service_unavailable' });
+    await expect(client.call(Slow, { ms: 300 }, null, { timeoutMs: 100 })).rejects.toMatchObject({
+      code: 'service_unavailable',
+    });
     while (!slowFinished.includes(300)) await sleep(20);
     await sleep(50); // the late reply has reached the client by now
 
@@ -151,12 +173,17 @@ describe('RPC deadlines', () => {
   });
 
   it('when the served queue has no consumer left, then the call answers service_unavailable at the deadline', async () => {
-    const alone = new RpcServer(serverBus, 'gone').handle(defineRpc('gone.ping', Type.Object({}), Type.Object({}), { anonymous: true }), async () => ({}));
+    const alone = new RpcServer(serverBus, 'gone').handle(
+      defineRpc('gone.ping', Type.Object({}), Type.Object({}), { anonymous: true }),
+      async () => ({}),
+    );
     await alone.start();
     await alone.stop();
     const Gone = defineRpc('gone.ping', Type.Object({}), Type.Object({}), { anonymous: true });
 
-    await expect(client.call(Gone, {}, null, { timeoutMs: 200 })).rejects.toMatchObject({ code: 'service_unavailable' });
+    await expect(client.call(Gone, {}, null, { timeoutMs: 200 })).rejects.toMatchObject({
+      code: 'service_unavailable',
+    });
     const op = await Operator.open();
     await op.cleanUp([`${namespace}.rpc.gone`], []);
   });
@@ -178,7 +205,9 @@ describe('RPC server shutdown', () => {
     await drain.stop();
 
     await expect(answer).resolves.toEqual({ done: true });
-    await expect(client.call(Drain, {}, null, { timeoutMs: 200 })).rejects.toMatchObject({ code: 'service_unavailable' });
+    await expect(client.call(Drain, {}, null, { timeoutMs: 200 })).rejects.toMatchObject({
+      code: 'service_unavailable',
+    });
     const op = await Operator.open();
     await op.cleanUp([`${namespace}.rpc.drain`], []);
   });

@@ -75,12 +75,17 @@ export async function canAdministerBroker(): Promise<boolean> {
 
 /** Force-closes exactly the broker connections that introduced themselves as `connectionName`. */
 export async function forceCloseConnection(connectionName: string): Promise<number> {
-  const { stdout } = await run('rabbitmqctl', ['list_connections', 'pid', 'client_properties', '--quiet', '--no-table-headers'], { timeout: 10_000 });
+  const { stdout } = await run(
+    'rabbitmqctl',
+    ['list_connections', 'pid', 'client_properties', '--quiet', '--no-table-headers'],
+    { timeout: 10_000 },
+  );
   const marker = `{"connection_name","${connectionName}"}`;
   const pids = stdout
     .split('\n')
     .filter((line) => line.includes(marker))
     .map((line) => line.split('\t')[0].trim());
-  for (const pid of pids) await run('rabbitmqctl', ['close_connection', pid, 'test: forced close'], { timeout: 10_000 });
+  for (const pid of pids)
+    await run('rabbitmqctl', ['close_connection', pid, 'test: forced close'], { timeout: 10_000 });
   return pids.length;
 }

@@ -1,4 +1,3 @@
-/* eslint-disable */
 // Generated from openapi.json by scripts/generate-client.ts — do not edit.
 export interface paths {
     "/api/health": {
@@ -350,6 +349,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/media/upload-url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A signed URL, valid 15 minutes, to PUT one file to as raw bytes (at most 50 MB, no key on the PUT): checked like an upload (type read from the bytes, probe, storage quota); answers the mediaId the file will have.
+         * @description A signed URL, valid 15 minutes, to PUT one file to as raw bytes (at most 50 MB, no key on the PUT): checked like an upload (type read from the bytes, probe, storage quota); answers the mediaId the file will have.
+         *
+         *     Requires scope `media:write`. Agent tool twin: `svc_create_upload_url`.
+         */
+        post: operations["createUploadUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/posts": {
         parameters: {
             query?: never;
@@ -678,6 +699,62 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/schedules/suggest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Weekly slots proposed for a profile from its own engagement history (the last 90 days), or documented per-platform defaults when it has too little.
+         * @description Weekly slots proposed for a profile from its own engagement history (the last 90 days), or documented per-platform defaults when it has too little.
+         *
+         *     Requires scope `post:read`. Agent tool twin: `svc_suggest_schedule_slots`.
+         */
+        get: operations["suggestScheduleSlots"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/series/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A recurring post: its rule, its status, the next occurrence to be created and every occurrence so far with its posts or why it was refused.
+         * @description A recurring post: its rule, its status, the next occurrence to be created and every occurrence so far with its posts or why it was refused.
+         *
+         *     Requires scope `post:read`. Agent tool twin: `svc_get_series`.
+         */
+        get: operations["getSeries"];
+        put?: never;
+        post?: never;
+        /**
+         * Stop a recurring post: no further occurrences, and every occurrence not yet dispatched is cancelled. Posts already out stay.
+         * @description Stop a recurring post: no further occurrences, and every occurrence not yet dispatched is cancelled. Posts already out stay.
+         *
+         *     Requires scope `post:write`. Agent tool twin: `svc_cancel_series`.
+         */
+        delete: operations["cancelSeries"];
+        options?: never;
+        head?: never;
+        /**
+         * Change every occurrence of a recurring post not yet dispatched, and those still to come (caption, title, media, platformMeta, category).
+         * @description Change every occurrence of a recurring post not yet dispatched, and those still to come (caption, title, media, platformMeta, category).
+         *
+         *     Requires scope `post:write`. Agent tool twin: `svc_update_series`.
+         */
+        patch: operations["updateSeries"];
+        trace?: never;
+    };
     "/api/v1/webhooks": {
         parameters: {
             query?: never;
@@ -812,7 +889,7 @@ export interface components {
     schemas: {
         Error: {
             /** @enum {string} */
-            code: "invalid_json" | "validation_error" | "missing_content" | "missing_platforms" | "unsupported_platform" | "invalid_scheduled_time" | "scheduled_time_in_past" | "invalid_profile_ids" | "media_not_found" | "missing_file" | "media_url_not_direct" | "media_url_refused" | "unsupported_media_type" | "unsupported_photo_format" | "media_url_unverified" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "api_access_disabled" | "plan_required" | "upload_plan_required" | "profile_scope_denied" | "quota_exceeded" | "storage_quota_exceeded" | "invalid_signature" | "post_not_found" | "schedule_not_found" | "not_found" | "method_not_allowed" | "external_id_conflict" | "idempotency_conflict" | "post_not_editable" | "schedule_not_applicable" | "schedule_default_taken" | "media_gone" | "file_too_large" | "rate_limited" | "internal_error" | "not_available" | "service_unavailable" | "upstream_timeout";
+            code: "invalid_json" | "validation_error" | "missing_content" | "missing_platforms" | "unsupported_platform" | "invalid_scheduled_time" | "scheduled_time_in_past" | "invalid_profile_ids" | "media_not_found" | "missing_file" | "media_url_not_direct" | "media_url_refused" | "unsupported_media_type" | "unsupported_photo_format" | "media_url_unverified" | "media_unreadable" | "media_incompatible" | "first_comment_unsupported" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "api_access_disabled" | "plan_required" | "upload_plan_required" | "profile_scope_denied" | "quota_exceeded" | "storage_quota_exceeded" | "invalid_signature" | "post_not_found" | "schedule_not_found" | "series_not_found" | "not_found" | "method_not_allowed" | "external_id_conflict" | "idempotency_conflict" | "post_not_editable" | "schedule_not_applicable" | "schedule_default_taken" | "media_gone" | "file_too_large" | "rate_limited" | "internal_error" | "not_available" | "service_unavailable" | "upstream_timeout";
             details?: unknown;
             error: string;
         };
@@ -912,11 +989,19 @@ export interface operations {
                         };
                         profiles: {
                             byPlatform: {
+                                bluesky: {
+                                    active: number;
+                                    needsReconnect: number;
+                                };
                                 facebook: {
                                     active: number;
                                     needsReconnect: number;
                                 };
                                 instagram: {
+                                    active: number;
+                                    needsReconnect: number;
+                                };
+                                mastodon: {
                                     active: number;
                                     needsReconnect: number;
                                 };
@@ -1411,7 +1496,7 @@ export interface operations {
                         id: string;
                         name?: string;
                         /** @description Only comments on these platforms (comment sources: instagram, facebook, threads); omitted: all of them. */
-                        platforms?: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
+                        platforms?: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon")[];
                         /** @description Only comments on these profiles; omitted: every profile of the account. */
                         profileIds?: string[];
                         trigger: {
@@ -1855,7 +1940,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    platform: "instagram" | "tiktok" | "youtube" | "threads" | "facebook";
+                    platform: "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon";
                 };
             };
         };
@@ -2089,6 +2174,8 @@ export interface operations {
                             windowSeconds: number | null;
                         };
                         scopes: {
+                            /** @description YouTube: scopes first comments need (youtube.force-ssl) that were not granted; null when the grant is unknown. Publishing works without them; first comments fail. */
+                            firstCommentMissing?: string[] | null;
                             /** @description As the platform listed them at connect or refresh; null when it did not say. */
                             granted: string[] | null;
                             /** @description Needed but not granted; null when the grant is unknown. */
@@ -2398,9 +2485,60 @@ export interface operations {
                             /** @description Detected from the bytes, never from the client */
                             contentType: string;
                             createdAt: string;
+                            /** @description A failed rendition: why it could not be made */
+                            failedReason?: string;
                             mediaId: string;
+                            /** @description A rendition: how much of it is made (100 once ready) */
+                            percent?: number;
+                            /** @description What ffprobe read from the file when it was stored: container, dimensions, duration, codecs; null for media stored before files were probed */
+                            probe: {
+                                audio?: {
+                                    channels: number | null;
+                                    /** @description ffprobe codec_name: aac, opus, mp3, … */
+                                    codec: string;
+                                    sampleRate: number | null;
+                                } | null;
+                                bitRate: number | null;
+                                /** @description ffprobe format_name (mov,mp4,m4a,3gp,3g2,mj2 / matroska,webm / png_pipe / …) */
+                                container: string;
+                                durationSec: number | null;
+                                /** @description Height as displayed, rotation applied */
+                                height: number;
+                                image?: {
+                                    /** @description ffprobe codec_name: mjpeg, png, webp, gif */
+                                    format: string;
+                                    height: number;
+                                    width: number;
+                                };
+                                kind: "image" | "video";
+                                video?: {
+                                    bitRate: number | null;
+                                    /** @description ffprobe codec_name: h264, hevc, vp9, av1, … */
+                                    codec: string;
+                                    colorPrimaries: string | null;
+                                    colorSpace: string | null;
+                                    colorTransfer: string | null;
+                                    frameRate: number | null;
+                                    /** @description Coded height in pixels (before rotation) */
+                                    height: number;
+                                    pixelFormat: string | null;
+                                    profile: string | null;
+                                    /** @description Display rotation in degrees, 0, 90, 180 or 270 (display matrix or rotate tag) */
+                                    rotation: number;
+                                    /** @description Coded width in pixels (before rotation) */
+                                    width: number;
+                                };
+                                /** @description Width as displayed, rotation applied */
+                                width: number;
+                            } | null;
+                            /** @description Present on a rendition: a copy of another media made to fit one platform (normalize) */
+                            rendition?: {
+                                /** @description The platform target it fits (facebook.reel, instagram.feed_image, …), `+trim` when cut to length */
+                                preset: string;
+                                sourceMediaId: string;
+                            };
                             sizeBytes: number;
-                            /** @description ready | deleted */
+                            /** @description ready | deleted; a rendition is processing until its file is stored, or failed */
                             status: string;
                             /** @description Signed, expiring serve URL under {base_url} */
                             url: string;
@@ -2605,9 +2743,60 @@ export interface operations {
                         /** @description Detected from the bytes, never from the client */
                         contentType: string;
                         createdAt: string;
+                        /** @description A failed rendition: why it could not be made */
+                        failedReason?: string;
                         mediaId: string;
+                        /** @description A rendition: how much of it is made (100 once ready) */
+                        percent?: number;
+                        /** @description What ffprobe read from the file when it was stored: container, dimensions, duration, codecs; null for media stored before files were probed */
+                        probe: {
+                            audio?: {
+                                channels: number | null;
+                                /** @description ffprobe codec_name: aac, opus, mp3, … */
+                                codec: string;
+                                sampleRate: number | null;
+                            } | null;
+                            bitRate: number | null;
+                            /** @description ffprobe format_name (mov,mp4,m4a,3gp,3g2,mj2 / matroska,webm / png_pipe / …) */
+                            container: string;
+                            durationSec: number | null;
+                            /** @description Height as displayed, rotation applied */
+                            height: number;
+                            image?: {
+                                /** @description ffprobe codec_name: mjpeg, png, webp, gif */
+                                format: string;
+                                height: number;
+                                width: number;
+                            };
+                            kind: "image" | "video";
+                            video?: {
+                                bitRate: number | null;
+                                /** @description ffprobe codec_name: h264, hevc, vp9, av1, … */
+                                codec: string;
+                                colorPrimaries: string | null;
+                                colorSpace: string | null;
+                                colorTransfer: string | null;
+                                frameRate: number | null;
+                                /** @description Coded height in pixels (before rotation) */
+                                height: number;
+                                pixelFormat: string | null;
+                                profile: string | null;
+                                /** @description Display rotation in degrees, 0, 90, 180 or 270 (display matrix or rotate tag) */
+                                rotation: number;
+                                /** @description Coded width in pixels (before rotation) */
+                                width: number;
+                            };
+                            /** @description Width as displayed, rotation applied */
+                            width: number;
+                        } | null;
+                        /** @description Present on a rendition: a copy of another media made to fit one platform (normalize) */
+                        rendition?: {
+                            /** @description The platform target it fits (facebook.reel, instagram.feed_image, …), `+trim` when cut to length */
+                            preset: string;
+                            sourceMediaId: string;
+                        };
                         sizeBytes: number;
-                        /** @description ready | deleted */
+                        /** @description ready | deleted; a rendition is processing until its file is stored, or failed */
                         status: string;
                         /** @description Signed, expiring serve URL under {base_url} */
                         url: string;
@@ -2885,6 +3074,110 @@ export interface operations {
             };
         };
     };
+    createUploadUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Original file name, kept for reference. Example: "launch.mp4". */
+                    filename?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An earlier identical request answered again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        expiresAt: string;
+                        /** @description The largest file this URL takes: 50 MB, or the storage left when that is less */
+                        maxBytes: number;
+                        /** @description The id the file gets once the PUT is stored: use it as a post's mediaId after that */
+                        mediaId: string;
+                        /** @constant */
+                        method: "PUT";
+                        /** @description PUT the raw bytes here, once, before expiresAt, without an Authorization header: the URL is the grant */
+                        uploadUrl: string;
+                    };
+                };
+            };
+            /** @description Success */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        expiresAt: string;
+                        /** @description The largest file this URL takes: 50 MB, or the storage left when that is less */
+                        maxBytes: number;
+                        /** @description The id the file gets once the PUT is stored: use it as a post's mediaId after that */
+                        mediaId: string;
+                        /** @constant */
+                        method: "PUT";
+                        /** @description PUT the raw bytes here, once, before expiresAt, without an Authorization header: the URL is the grant */
+                        uploadUrl: string;
+                    };
+                };
+            };
+            /** @description `invalid_json`, `validation_error` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "invalid_json" | "validation_error";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required`, `upload_plan_required`, `storage_quota_exceeded` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required" | "upload_plan_required" | "storage_quota_exceeded";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     listPosts: {
         parameters: {
             query?: {
@@ -2918,6 +3211,14 @@ export interface operations {
                             createdAt: string;
                             externalId: string | null;
                             failedReason: string | null;
+                            /** @description The first comment asked for on this platform and what became of it; null when none was asked for. */
+                            firstComment: {
+                                failedReason: string | null;
+                                permalink: string | null;
+                                /** @description pending until the post is published and this is sent; posted or failed after. */
+                                status: "pending" | "posted" | "failed";
+                                text: string;
+                            } | null;
                             id: string;
                             mediaUrls: string[];
                             permalink: string | null;
@@ -2930,6 +3231,14 @@ export interface operations {
                             /** @description Null only for a draft that has no time yet. */
                             scheduledTime: string | null;
                             status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
+                            /** @description Threads: the chain of replies asked for, in order, and what became of each; empty otherwise. */
+                            thread: {
+                                failedReason: string | null;
+                                permalink: string | null;
+                                /** @description pending until the post is published and this is sent; posted or failed after. */
+                                status: "pending" | "posted" | "failed";
+                                text: string;
+                            }[];
                             title: string | null;
                             /** Format: date-time */
                             updatedAt: string;
@@ -3021,17 +3330,46 @@ export interface operations {
                     caption?: string;
                     category?: string;
                     externalId?: string;
+                    /** @description A comment published right after the post: one text for every platform, or per platform ({ default, instagram, facebook, threads, youtube }). Instagram and Facebook: a comment on the post; Threads: a reply; YouTube: a top-level comment (the connection needs youtube.force-ssl). At most 2,200 characters on Instagram, 8,000 on Facebook, 500 on Threads, 10,000 on YouTube. TikTok has no API for it: refused with first_comment_unsupported. */
+                    firstComment?: string | {
+                        default?: string;
+                        facebook?: string;
+                        instagram?: string;
+                        threads?: string;
+                        youtube?: string;
+                    };
                     mediaId?: string;
                     /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
+                    /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                    normalize?: boolean | {
+                        /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                        trim?: boolean;
+                    };
                     /** @description Per-platform settings. */
                     platformMeta?: {
+                        bluesky?: {
+                            /** @description Alt text of each media item, in the order of the media (at most 2000 characters each); an item without one is posted with an empty alt text. No more entries than the post has media. */
+                            altTexts?: string[];
+                            /** @description Languages of the text as BCP-47 tags (e.g. "en", "pt-BR"), at most 3: Bluesky filters feeds by them. */
+                            langs?: string[];
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                        };
                         facebook?: {
                             /**
                              * Format: uri
                              * @description An http(s) link without credentials in it.
                              */
                             coverUrl?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
                             reel?: boolean;
                         };
@@ -3041,12 +3379,41 @@ export interface operations {
                              * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Whether a reel also appears in the feed. */
                             shareToFeed?: boolean;
                             /** @description Publish the single image or video as a story. */
                             story?: boolean;
                             /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
                             thumbOffsetMs?: number;
+                        };
+                        mastodon?: {
+                            /** @description Description (alt text) of each media item, in the order of the media (at most 1500 characters each). No more entries than the post has media. */
+                            altTexts?: string[];
+                            /** @description ISO 639 language code of the text, e.g. "en". */
+                            language?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description A poll instead of media: 2–4 options of at most 50 characters, open 300 s to about a month. */
+                            poll?: {
+                                /** @description Seconds the poll stays open. */
+                                expiresIn: number;
+                                multiple?: boolean;
+                                options: string[];
+                            };
+                            /** @description Mark the media as sensitive. */
+                            sensitive?: boolean;
+                            /** @description Content warning shown before the text (counts toward the character limit). */
+                            spoilerText?: string;
+                            /** @description public (default), unlisted, private (followers only) or direct. */
+                            visibility?: "public" | "unlisted" | "private" | "direct";
                         };
                         tiktok?: {
                             brandContentOptIn?: boolean;
@@ -3055,11 +3422,21 @@ export interface operations {
                             disableComment?: boolean;
                             disableDuet?: boolean;
                             disableStitch?: boolean;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             privacyLevel?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
                             videoCoverTimestampMs?: number;
                         };
                         youtube?: {
                             madeForKids?: boolean;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Default: YOUTUBE_DEFAULT_PRIVACY. */
                             privacyStatus?: "public" | "unlisted" | "private";
                             /**
@@ -3075,12 +3452,16 @@ export interface operations {
                         };
                     };
                     /** @description One or more platforms. */
-                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon")[];
                     profileIds?: string[];
+                    /** @description Repeat the post: an RFC 5545 RRULE with FREQ=DAILY|WEEKLY|MONTHLY and optionally INTERVAL, BYDAY, COUNT, UNTIL, e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10". Read in timezone (UTC without one) from scheduledTime, the first occurrence. Occurrences are created ahead as posts of their own; the series is at /api/v1/series/{id}. */
+                    recurrence?: string;
                     /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
                     schedule?: string;
                     /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
                     scheduledTime?: string;
+                    /** @description Threads only: replies published in order under the Threads post, each one a reply to the part before it (at most 20, each at most 500 characters as Threads counts them). */
+                    thread?: string[];
                     /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
                     timezone?: string;
                     /** @description Required for TikTok (max 150) and YouTube. */
@@ -3099,6 +3480,8 @@ export interface operations {
                         postIds: string[];
                         /** Format: date-time */
                         scheduledTime: string;
+                        /** @description With recurrence: the series; postIds are those of the occurrences created so far (GET /api/v1/series/{id}). */
+                        seriesId?: string;
                         /** @description With schedule: the slot each post took (scheduledTime above is the earliest). */
                         slots?: {
                             postId: string;
@@ -3122,6 +3505,8 @@ export interface operations {
                         postIds: string[];
                         /** Format: date-time */
                         scheduledTime: string;
+                        /** @description With recurrence: the series; postIds are those of the occurrences created so far (GET /api/v1/series/{id}). */
+                        seriesId?: string;
                         /** @description With schedule: the slot each post took (scheduledTime above is the earliest). */
                         slots?: {
                             postId: string;
@@ -3227,6 +3612,14 @@ export interface operations {
                         createdAt: string;
                         externalId: string | null;
                         failedReason: string | null;
+                        /** @description The first comment asked for on this platform and what became of it; null when none was asked for. */
+                        firstComment: {
+                            failedReason: string | null;
+                            permalink: string | null;
+                            /** @description pending until the post is published and this is sent; posted or failed after. */
+                            status: "pending" | "posted" | "failed";
+                            text: string;
+                        } | null;
                         id: string;
                         mediaUrls: string[];
                         permalink: string | null;
@@ -3239,6 +3632,14 @@ export interface operations {
                         /** @description Null only for a draft that has no time yet. */
                         scheduledTime: string | null;
                         status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
+                        /** @description Threads: the chain of replies asked for, in order, and what became of each; empty otherwise. */
+                        thread: {
+                            failedReason: string | null;
+                            permalink: string | null;
+                            /** @description pending until the post is published and this is sent; posted or failed after. */
+                            status: "pending" | "posted" | "failed";
+                            text: string;
+                        }[];
                         title: string | null;
                         /** Format: date-time */
                         updatedAt: string;
@@ -3352,6 +3753,14 @@ export interface operations {
                         createdAt: string;
                         externalId: string | null;
                         failedReason: string | null;
+                        /** @description The first comment asked for on this platform and what became of it; null when none was asked for. */
+                        firstComment: {
+                            failedReason: string | null;
+                            permalink: string | null;
+                            /** @description pending until the post is published and this is sent; posted or failed after. */
+                            status: "pending" | "posted" | "failed";
+                            text: string;
+                        } | null;
                         id: string;
                         mediaUrls: string[];
                         permalink: string | null;
@@ -3372,6 +3781,14 @@ export interface operations {
                         /** @description Null only for a draft that has no time yet. */
                         scheduledTime: string | null;
                         status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
+                        /** @description Threads: the chain of replies asked for, in order, and what became of each; empty otherwise. */
+                        thread: {
+                            failedReason: string | null;
+                            permalink: string | null;
+                            /** @description pending until the post is published and this is sent; posted or failed after. */
+                            status: "pending" | "posted" | "failed";
+                            text: string;
+                        }[];
                         title: string | null;
                         /** Format: date-time */
                         updatedAt: string;
@@ -3480,12 +3897,28 @@ export interface operations {
                     mediaUrls?: string[];
                     /** @description Per-platform settings. */
                     platformMeta?: {
+                        bluesky?: {
+                            /** @description Alt text of each media item, in the order of the media (at most 2000 characters each); an item without one is posted with an empty alt text. No more entries than the post has media. */
+                            altTexts?: string[];
+                            /** @description Languages of the text as BCP-47 tags (e.g. "en", "pt-BR"), at most 3: Bluesky filters feeds by them. */
+                            langs?: string[];
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                        };
                         facebook?: {
                             /**
                              * Format: uri
                              * @description An http(s) link without credentials in it.
                              */
                             coverUrl?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
                             reel?: boolean;
                         };
@@ -3495,12 +3928,41 @@ export interface operations {
                              * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Whether a reel also appears in the feed. */
                             shareToFeed?: boolean;
                             /** @description Publish the single image or video as a story. */
                             story?: boolean;
                             /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
                             thumbOffsetMs?: number;
+                        };
+                        mastodon?: {
+                            /** @description Description (alt text) of each media item, in the order of the media (at most 1500 characters each). No more entries than the post has media. */
+                            altTexts?: string[];
+                            /** @description ISO 639 language code of the text, e.g. "en". */
+                            language?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description A poll instead of media: 2–4 options of at most 50 characters, open 300 s to about a month. */
+                            poll?: {
+                                /** @description Seconds the poll stays open. */
+                                expiresIn: number;
+                                multiple?: boolean;
+                                options: string[];
+                            };
+                            /** @description Mark the media as sensitive. */
+                            sensitive?: boolean;
+                            /** @description Content warning shown before the text (counts toward the character limit). */
+                            spoilerText?: string;
+                            /** @description public (default), unlisted, private (followers only) or direct. */
+                            visibility?: "public" | "unlisted" | "private" | "direct";
                         };
                         tiktok?: {
                             brandContentOptIn?: boolean;
@@ -3509,11 +3971,21 @@ export interface operations {
                             disableComment?: boolean;
                             disableDuet?: boolean;
                             disableStitch?: boolean;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             privacyLevel?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
                             videoCoverTimestampMs?: number;
                         };
                         youtube?: {
                             madeForKids?: boolean;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Default: YOUTUBE_DEFAULT_PRIVACY. */
                             privacyStatus?: "public" | "unlisted" | "private";
                             /**
@@ -3550,6 +4022,14 @@ export interface operations {
                         createdAt: string;
                         externalId: string | null;
                         failedReason: string | null;
+                        /** @description The first comment asked for on this platform and what became of it; null when none was asked for. */
+                        firstComment: {
+                            failedReason: string | null;
+                            permalink: string | null;
+                            /** @description pending until the post is published and this is sent; posted or failed after. */
+                            status: "pending" | "posted" | "failed";
+                            text: string;
+                        } | null;
                         id: string;
                         mediaUrls: string[];
                         permalink: string | null;
@@ -3570,6 +4050,14 @@ export interface operations {
                         /** @description Null only for a draft that has no time yet. */
                         scheduledTime: string | null;
                         status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
+                        /** @description Threads: the chain of replies asked for, in order, and what became of each; empty otherwise. */
+                        thread: {
+                            failedReason: string | null;
+                            permalink: string | null;
+                            /** @description pending until the post is published and this is sent; posted or failed after. */
+                            status: "pending" | "posted" | "failed";
+                            text: string;
+                        }[];
                         title: string | null;
                         /** Format: date-time */
                         updatedAt: string;
@@ -3882,17 +4370,46 @@ export interface operations {
                     caption?: string;
                     category?: string;
                     externalId?: string;
+                    /** @description A comment published right after the post: one text for every platform, or per platform ({ default, instagram, facebook, threads, youtube }). Instagram and Facebook: a comment on the post; Threads: a reply; YouTube: a top-level comment (the connection needs youtube.force-ssl). At most 2,200 characters on Instagram, 8,000 on Facebook, 500 on Threads, 10,000 on YouTube. TikTok has no API for it: refused with first_comment_unsupported. */
+                    firstComment?: string | {
+                        default?: string;
+                        facebook?: string;
+                        instagram?: string;
+                        threads?: string;
+                        youtube?: string;
+                    };
                     mediaId?: string;
                     /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
+                    /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                    normalize?: boolean | {
+                        /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                        trim?: boolean;
+                    };
                     /** @description Per-platform settings. */
                     platformMeta?: {
+                        bluesky?: {
+                            /** @description Alt text of each media item, in the order of the media (at most 2000 characters each); an item without one is posted with an empty alt text. No more entries than the post has media. */
+                            altTexts?: string[];
+                            /** @description Languages of the text as BCP-47 tags (e.g. "en", "pt-BR"), at most 3: Bluesky filters feeds by them. */
+                            langs?: string[];
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                        };
                         facebook?: {
                             /**
                              * Format: uri
                              * @description An http(s) link without credentials in it.
                              */
                             coverUrl?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
                             reel?: boolean;
                         };
@@ -3902,12 +4419,41 @@ export interface operations {
                              * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Whether a reel also appears in the feed. */
                             shareToFeed?: boolean;
                             /** @description Publish the single image or video as a story. */
                             story?: boolean;
                             /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
                             thumbOffsetMs?: number;
+                        };
+                        mastodon?: {
+                            /** @description Description (alt text) of each media item, in the order of the media (at most 1500 characters each). No more entries than the post has media. */
+                            altTexts?: string[];
+                            /** @description ISO 639 language code of the text, e.g. "en". */
+                            language?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description A poll instead of media: 2–4 options of at most 50 characters, open 300 s to about a month. */
+                            poll?: {
+                                /** @description Seconds the poll stays open. */
+                                expiresIn: number;
+                                multiple?: boolean;
+                                options: string[];
+                            };
+                            /** @description Mark the media as sensitive. */
+                            sensitive?: boolean;
+                            /** @description Content warning shown before the text (counts toward the character limit). */
+                            spoilerText?: string;
+                            /** @description public (default), unlisted, private (followers only) or direct. */
+                            visibility?: "public" | "unlisted" | "private" | "direct";
                         };
                         tiktok?: {
                             brandContentOptIn?: boolean;
@@ -3916,11 +4462,21 @@ export interface operations {
                             disableComment?: boolean;
                             disableDuet?: boolean;
                             disableStitch?: boolean;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             privacyLevel?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
                             videoCoverTimestampMs?: number;
                         };
                         youtube?: {
                             madeForKids?: boolean;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Default: YOUTUBE_DEFAULT_PRIVACY. */
                             privacyStatus?: "public" | "unlisted" | "private";
                             /**
@@ -3936,12 +4492,16 @@ export interface operations {
                         };
                     };
                     /** @description One or more platforms. */
-                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon")[];
                     profileIds?: string[];
+                    /** @description Repeat the post: an RFC 5545 RRULE with FREQ=DAILY|WEEKLY|MONTHLY and optionally INTERVAL, BYDAY, COUNT, UNTIL, e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10". Read in timezone (UTC without one) from scheduledTime, the first occurrence. Occurrences are created ahead as posts of their own; the series is at /api/v1/series/{id}. */
+                    recurrence?: string;
                     /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
                     schedule?: string;
                     /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
                     scheduledTime?: string;
+                    /** @description Threads only: replies published in order under the Threads post, each one a reply to the part before it (at most 20, each at most 500 characters as Threads counts them). */
+                    thread?: string[];
                     /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
                     timezone?: string;
                     /** @description Required for TikTok (max 150) and YouTube. */
@@ -4047,17 +4607,46 @@ export interface operations {
                     caption?: string;
                     category?: string;
                     externalId?: string;
+                    /** @description A comment published right after the post: one text for every platform, or per platform ({ default, instagram, facebook, threads, youtube }). Instagram and Facebook: a comment on the post; Threads: a reply; YouTube: a top-level comment (the connection needs youtube.force-ssl). At most 2,200 characters on Instagram, 8,000 on Facebook, 500 on Threads, 10,000 on YouTube. TikTok has no API for it: refused with first_comment_unsupported. */
+                    firstComment?: string | {
+                        default?: string;
+                        facebook?: string;
+                        instagram?: string;
+                        threads?: string;
+                        youtube?: string;
+                    };
                     mediaId?: string;
                     /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
+                    /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                    normalize?: boolean | {
+                        /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                        trim?: boolean;
+                    };
                     /** @description Per-platform settings. */
                     platformMeta?: {
+                        bluesky?: {
+                            /** @description Alt text of each media item, in the order of the media (at most 2000 characters each); an item without one is posted with an empty alt text. No more entries than the post has media. */
+                            altTexts?: string[];
+                            /** @description Languages of the text as BCP-47 tags (e.g. "en", "pt-BR"), at most 3: Bluesky filters feeds by them. */
+                            langs?: string[];
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                        };
                         facebook?: {
                             /**
                              * Format: uri
                              * @description An http(s) link without credentials in it.
                              */
                             coverUrl?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
                             reel?: boolean;
                         };
@@ -4067,12 +4656,41 @@ export interface operations {
                              * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Whether a reel also appears in the feed. */
                             shareToFeed?: boolean;
                             /** @description Publish the single image or video as a story. */
                             story?: boolean;
                             /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
                             thumbOffsetMs?: number;
+                        };
+                        mastodon?: {
+                            /** @description Description (alt text) of each media item, in the order of the media (at most 1500 characters each). No more entries than the post has media. */
+                            altTexts?: string[];
+                            /** @description ISO 639 language code of the text, e.g. "en". */
+                            language?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description A poll instead of media: 2–4 options of at most 50 characters, open 300 s to about a month. */
+                            poll?: {
+                                /** @description Seconds the poll stays open. */
+                                expiresIn: number;
+                                multiple?: boolean;
+                                options: string[];
+                            };
+                            /** @description Mark the media as sensitive. */
+                            sensitive?: boolean;
+                            /** @description Content warning shown before the text (counts toward the character limit). */
+                            spoilerText?: string;
+                            /** @description public (default), unlisted, private (followers only) or direct. */
+                            visibility?: "public" | "unlisted" | "private" | "direct";
                         };
                         tiktok?: {
                             brandContentOptIn?: boolean;
@@ -4081,11 +4699,21 @@ export interface operations {
                             disableComment?: boolean;
                             disableDuet?: boolean;
                             disableStitch?: boolean;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             privacyLevel?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
                             videoCoverTimestampMs?: number;
                         };
                         youtube?: {
                             madeForKids?: boolean;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Default: YOUTUBE_DEFAULT_PRIVACY. */
                             privacyStatus?: "public" | "unlisted" | "private";
                             /**
@@ -4101,12 +4729,16 @@ export interface operations {
                         };
                     };
                     /** @description One or more platforms. */
-                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon")[];
                     profileIds?: string[];
+                    /** @description Repeat the post: an RFC 5545 RRULE with FREQ=DAILY|WEEKLY|MONTHLY and optionally INTERVAL, BYDAY, COUNT, UNTIL, e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10". Read in timezone (UTC without one) from scheduledTime, the first occurrence. Occurrences are created ahead as posts of their own; the series is at /api/v1/series/{id}. */
+                    recurrence?: string;
                     /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
                     schedule?: string;
                     /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
                     scheduledTime?: string;
+                    /** @description Threads only: replies published in order under the Threads post, each one a reply to the part before it (at most 20, each at most 500 characters as Threads counts them). */
+                    thread?: string[];
                     /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
                     timezone?: string;
                     /** @description Required for TikTok (max 150) and YouTube. */
@@ -4239,6 +4871,14 @@ export interface operations {
                         createdAt: string;
                         externalId: string | null;
                         failedReason: string | null;
+                        /** @description The first comment asked for on this platform and what became of it; null when none was asked for. */
+                        firstComment: {
+                            failedReason: string | null;
+                            permalink: string | null;
+                            /** @description pending until the post is published and this is sent; posted or failed after. */
+                            status: "pending" | "posted" | "failed";
+                            text: string;
+                        } | null;
                         id: string;
                         mediaUrls: string[];
                         permalink: string | null;
@@ -4251,6 +4891,14 @@ export interface operations {
                         /** @description Null only for a draft that has no time yet. */
                         scheduledTime: string | null;
                         status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
+                        /** @description Threads: the chain of replies asked for, in order, and what became of each; empty otherwise. */
+                        thread: {
+                            failedReason: string | null;
+                            permalink: string | null;
+                            /** @description pending until the post is published and this is sent; posted or failed after. */
+                            status: "pending" | "posted" | "failed";
+                            text: string;
+                        }[];
                         title: string | null;
                         /** Format: date-time */
                         updatedAt: string;
@@ -4339,17 +4987,46 @@ export interface operations {
                     caption?: string;
                     category?: string;
                     externalId?: string;
+                    /** @description A comment published right after the post: one text for every platform, or per platform ({ default, instagram, facebook, threads, youtube }). Instagram and Facebook: a comment on the post; Threads: a reply; YouTube: a top-level comment (the connection needs youtube.force-ssl). At most 2,200 characters on Instagram, 8,000 on Facebook, 500 on Threads, 10,000 on YouTube. TikTok has no API for it: refused with first_comment_unsupported. */
+                    firstComment?: string | {
+                        default?: string;
+                        facebook?: string;
+                        instagram?: string;
+                        threads?: string;
+                        youtube?: string;
+                    };
                     mediaId?: string;
                     /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
+                    /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                    normalize?: boolean | {
+                        /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                        trim?: boolean;
+                    };
                     /** @description Per-platform settings. */
                     platformMeta?: {
+                        bluesky?: {
+                            /** @description Alt text of each media item, in the order of the media (at most 2000 characters each); an item without one is posted with an empty alt text. No more entries than the post has media. */
+                            altTexts?: string[];
+                            /** @description Languages of the text as BCP-47 tags (e.g. "en", "pt-BR"), at most 3: Bluesky filters feeds by them. */
+                            langs?: string[];
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                        };
                         facebook?: {
                             /**
                              * Format: uri
                              * @description An http(s) link without credentials in it.
                              */
                             coverUrl?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
                             reel?: boolean;
                         };
@@ -4359,12 +5036,41 @@ export interface operations {
                              * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Whether a reel also appears in the feed. */
                             shareToFeed?: boolean;
                             /** @description Publish the single image or video as a story. */
                             story?: boolean;
                             /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
                             thumbOffsetMs?: number;
+                        };
+                        mastodon?: {
+                            /** @description Description (alt text) of each media item, in the order of the media (at most 1500 characters each). No more entries than the post has media. */
+                            altTexts?: string[];
+                            /** @description ISO 639 language code of the text, e.g. "en". */
+                            language?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description A poll instead of media: 2–4 options of at most 50 characters, open 300 s to about a month. */
+                            poll?: {
+                                /** @description Seconds the poll stays open. */
+                                expiresIn: number;
+                                multiple?: boolean;
+                                options: string[];
+                            };
+                            /** @description Mark the media as sensitive. */
+                            sensitive?: boolean;
+                            /** @description Content warning shown before the text (counts toward the character limit). */
+                            spoilerText?: string;
+                            /** @description public (default), unlisted, private (followers only) or direct. */
+                            visibility?: "public" | "unlisted" | "private" | "direct";
                         };
                         tiktok?: {
                             brandContentOptIn?: boolean;
@@ -4373,11 +5079,21 @@ export interface operations {
                             disableComment?: boolean;
                             disableDuet?: boolean;
                             disableStitch?: boolean;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             privacyLevel?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
                             videoCoverTimestampMs?: number;
                         };
                         youtube?: {
                             madeForKids?: boolean;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Default: YOUTUBE_DEFAULT_PRIVACY. */
                             privacyStatus?: "public" | "unlisted" | "private";
                             /**
@@ -4393,12 +5109,16 @@ export interface operations {
                         };
                     };
                     /** @description One or more platforms. */
-                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon")[];
                     profileIds?: string[];
+                    /** @description Repeat the post: an RFC 5545 RRULE with FREQ=DAILY|WEEKLY|MONTHLY and optionally INTERVAL, BYDAY, COUNT, UNTIL, e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10". Read in timezone (UTC without one) from scheduledTime, the first occurrence. Occurrences are created ahead as posts of their own; the series is at /api/v1/series/{id}. */
+                    recurrence?: string;
                     /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
                     schedule?: string;
                     /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
                     scheduledTime?: string;
+                    /** @description Threads only: replies published in order under the Threads post, each one a reply to the part before it (at most 20, each at most 500 characters as Threads counts them). */
+                    thread?: string[];
                     /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
                     timezone?: string;
                     /** @description Required for TikTok (max 150) and YouTube. */
@@ -4417,6 +5137,8 @@ export interface operations {
                         postIds: string[];
                         /** Format: date-time */
                         scheduledTime: string;
+                        /** @description With recurrence: the series; postIds are those of the occurrences created so far (GET /api/v1/series/{id}). */
+                        seriesId?: string;
                         /** @description With schedule: the slot each post took (scheduledTime above is the earliest). */
                         slots?: {
                             postId: string;
@@ -4440,6 +5162,8 @@ export interface operations {
                         postIds: string[];
                         /** Format: date-time */
                         scheduledTime: string;
+                        /** @description With recurrence: the series; postIds are those of the occurrences created so far (GET /api/v1/series/{id}). */
+                        seriesId?: string;
                         /** @description With schedule: the slot each post took (scheduledTime above is the earliest). */
                         slots?: {
                             postId: string;
@@ -4528,17 +5252,46 @@ export interface operations {
                     caption?: string;
                     category?: string;
                     externalId?: string;
+                    /** @description A comment published right after the post: one text for every platform, or per platform ({ default, instagram, facebook, threads, youtube }). Instagram and Facebook: a comment on the post; Threads: a reply; YouTube: a top-level comment (the connection needs youtube.force-ssl). At most 2,200 characters on Instagram, 8,000 on Facebook, 500 on Threads, 10,000 on YouTube. TikTok has no API for it: refused with first_comment_unsupported. */
+                    firstComment?: string | {
+                        default?: string;
+                        facebook?: string;
+                        instagram?: string;
+                        threads?: string;
+                        youtube?: string;
+                    };
                     mediaId?: string;
                     /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
+                    /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                    normalize?: boolean | {
+                        /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                        trim?: boolean;
+                    };
                     /** @description Per-platform settings. */
                     platformMeta?: {
+                        bluesky?: {
+                            /** @description Alt text of each media item, in the order of the media (at most 2000 characters each); an item without one is posted with an empty alt text. No more entries than the post has media. */
+                            altTexts?: string[];
+                            /** @description Languages of the text as BCP-47 tags (e.g. "en", "pt-BR"), at most 3: Bluesky filters feeds by them. */
+                            langs?: string[];
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                        };
                         facebook?: {
                             /**
                              * Format: uri
                              * @description An http(s) link without credentials in it.
                              */
                             coverUrl?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
                             reel?: boolean;
                         };
@@ -4548,12 +5301,41 @@ export interface operations {
                              * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Whether a reel also appears in the feed. */
                             shareToFeed?: boolean;
                             /** @description Publish the single image or video as a story. */
                             story?: boolean;
                             /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
                             thumbOffsetMs?: number;
+                        };
+                        mastodon?: {
+                            /** @description Description (alt text) of each media item, in the order of the media (at most 1500 characters each). No more entries than the post has media. */
+                            altTexts?: string[];
+                            /** @description ISO 639 language code of the text, e.g. "en". */
+                            language?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description A poll instead of media: 2–4 options of at most 50 characters, open 300 s to about a month. */
+                            poll?: {
+                                /** @description Seconds the poll stays open. */
+                                expiresIn: number;
+                                multiple?: boolean;
+                                options: string[];
+                            };
+                            /** @description Mark the media as sensitive. */
+                            sensitive?: boolean;
+                            /** @description Content warning shown before the text (counts toward the character limit). */
+                            spoilerText?: string;
+                            /** @description public (default), unlisted, private (followers only) or direct. */
+                            visibility?: "public" | "unlisted" | "private" | "direct";
                         };
                         tiktok?: {
                             brandContentOptIn?: boolean;
@@ -4562,11 +5344,21 @@ export interface operations {
                             disableComment?: boolean;
                             disableDuet?: boolean;
                             disableStitch?: boolean;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             privacyLevel?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
                             videoCoverTimestampMs?: number;
                         };
                         youtube?: {
                             madeForKids?: boolean;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Default: YOUTUBE_DEFAULT_PRIVACY. */
                             privacyStatus?: "public" | "unlisted" | "private";
                             /**
@@ -4582,12 +5374,16 @@ export interface operations {
                         };
                     };
                     /** @description One or more platforms. */
-                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon")[];
                     profileIds?: string[];
+                    /** @description Repeat the post: an RFC 5545 RRULE with FREQ=DAILY|WEEKLY|MONTHLY and optionally INTERVAL, BYDAY, COUNT, UNTIL, e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10". Read in timezone (UTC without one) from scheduledTime, the first occurrence. Occurrences are created ahead as posts of their own; the series is at /api/v1/series/{id}. */
+                    recurrence?: string;
                     /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
                     schedule?: string;
                     /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
                     scheduledTime?: string;
+                    /** @description Threads only: replies published in order under the Threads post, each one a reply to the part before it (at most 20, each at most 500 characters as Threads counts them). */
+                    thread?: string[];
                     /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
                     timezone?: string;
                     /** @description Required for TikTok (max 150) and YouTube. */
@@ -4606,8 +5402,14 @@ export interface operations {
                         problems: {
                             code: string;
                             field?: string;
+                            /** @description media_incompatible: what the platform takes */
+                            limit?: unknown;
+                            /** @description media_incompatible: what the media has */
+                            measured?: unknown;
                             message: string;
                             platform?: string;
+                            /** @description media_incompatible: the platform media rule broken (duration, aspect_ratio, video_codec, …) */
+                            rule?: string;
                         }[];
                         valid: boolean;
                     };
@@ -4765,17 +5567,46 @@ export interface operations {
                     caption?: string;
                     category?: string;
                     externalId?: string;
+                    /** @description A comment published right after the post: one text for every platform, or per platform ({ default, instagram, facebook, threads, youtube }). Instagram and Facebook: a comment on the post; Threads: a reply; YouTube: a top-level comment (the connection needs youtube.force-ssl). At most 2,200 characters on Instagram, 8,000 on Facebook, 500 on Threads, 10,000 on YouTube. TikTok has no API for it: refused with first_comment_unsupported. */
+                    firstComment?: string | {
+                        default?: string;
+                        facebook?: string;
+                        instagram?: string;
+                        threads?: string;
+                        youtube?: string;
+                    };
                     mediaId?: string;
                     /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
+                    /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                    normalize?: boolean | {
+                        /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                        trim?: boolean;
+                    };
                     /** @description Per-platform settings. */
                     platformMeta?: {
+                        bluesky?: {
+                            /** @description Alt text of each media item, in the order of the media (at most 2000 characters each); an item without one is posted with an empty alt text. No more entries than the post has media. */
+                            altTexts?: string[];
+                            /** @description Languages of the text as BCP-47 tags (e.g. "en", "pt-BR"), at most 3: Bluesky filters feeds by them. */
+                            langs?: string[];
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                        };
                         facebook?: {
                             /**
                              * Format: uri
                              * @description An http(s) link without credentials in it.
                              */
                             coverUrl?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Publish the video as a reel (start → upload → finish) instead of a Page video. */
                             reel?: boolean;
                         };
@@ -4785,12 +5616,41 @@ export interface operations {
                              * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Whether a reel also appears in the feed. */
                             shareToFeed?: boolean;
                             /** @description Publish the single image or video as a story. */
                             story?: boolean;
                             /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
                             thumbOffsetMs?: number;
+                        };
+                        mastodon?: {
+                            /** @description Description (alt text) of each media item, in the order of the media (at most 1500 characters each). No more entries than the post has media. */
+                            altTexts?: string[];
+                            /** @description ISO 639 language code of the text, e.g. "en". */
+                            language?: string;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description A poll instead of media: 2–4 options of at most 50 characters, open 300 s to about a month. */
+                            poll?: {
+                                /** @description Seconds the poll stays open. */
+                                expiresIn: number;
+                                multiple?: boolean;
+                                options: string[];
+                            };
+                            /** @description Mark the media as sensitive. */
+                            sensitive?: boolean;
+                            /** @description Content warning shown before the text (counts toward the character limit). */
+                            spoilerText?: string;
+                            /** @description public (default), unlisted, private (followers only) or direct. */
+                            visibility?: "public" | "unlisted" | "private" | "direct";
                         };
                         tiktok?: {
                             brandContentOptIn?: boolean;
@@ -4799,11 +5659,21 @@ export interface operations {
                             disableComment?: boolean;
                             disableDuet?: boolean;
                             disableStitch?: boolean;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             privacyLevel?: "PUBLIC_TO_EVERYONE" | "MUTUAL_FOLLOW_FRIENDS" | "FOLLOWER_OF_CREATOR" | "SELF_ONLY";
                             videoCoverTimestampMs?: number;
                         };
                         youtube?: {
                             madeForKids?: boolean;
+                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
                             /** @description Default: YOUTUBE_DEFAULT_PRIVACY. */
                             privacyStatus?: "public" | "unlisted" | "private";
                             /**
@@ -4819,12 +5689,16 @@ export interface operations {
                         };
                     };
                     /** @description One or more platforms. */
-                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook")[];
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon")[];
                     profileIds?: string[];
+                    /** @description Repeat the post: an RFC 5545 RRULE with FREQ=DAILY|WEEKLY|MONTHLY and optionally INTERVAL, BYDAY, COUNT, UNTIL, e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10". Read in timezone (UTC without one) from scheduledTime, the first occurrence. Occurrences are created ahead as posts of their own; the series is at /api/v1/series/{id}. */
+                    recurrence?: string;
                     /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
                     schedule?: string;
                     /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
                     scheduledTime?: string;
+                    /** @description Threads only: replies published in order under the Threads post, each one a reply to the part before it (at most 20, each at most 500 characters as Threads counts them). */
+                    thread?: string[];
                     /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
                     timezone?: string;
                     /** @description Required for TikTok (max 150) and YouTube. */
@@ -4843,6 +5717,8 @@ export interface operations {
                         postIds: string[];
                         /** Format: date-time */
                         scheduledTime: string;
+                        /** @description With recurrence: the series; postIds are those of the occurrences created so far (GET /api/v1/series/{id}). */
+                        seriesId?: string;
                         /** @description With schedule: the slot each post took (scheduledTime above is the earliest). */
                         slots?: {
                             postId: string;
@@ -4866,6 +5742,8 @@ export interface operations {
                         postIds: string[];
                         /** Format: date-time */
                         scheduledTime: string;
+                        /** @description With recurrence: the series; postIds are those of the occurrences created so far (GET /api/v1/series/{id}). */
+                        seriesId?: string;
                         /** @description With schedule: the slot each post took (scheduledTime above is the earliest). */
                         slots?: {
                             postId: string;
@@ -5634,6 +6512,479 @@ export interface operations {
             };
         };
     };
+    suggestScheduleSlots: {
+        parameters: {
+            query: {
+                count?: number;
+                profileId: string;
+                timezone?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description "history": ranked from this profile's own published posts and their engagement; "defaults": the documented per-platform defaults, because the history is too short (see reason). */
+                        basis: "history" | "defaults";
+                        /** @description Posts needed before suggestions come from history. */
+                        minimumPosts: number;
+                        platform: string;
+                        /** @description Published posts of the last 90 days with engagement figures. */
+                        postsAnalyzed: number;
+                        profileId: string;
+                        /** @description Why defaults were returned, or null. */
+                        reason: string | null;
+                        /** @description Ready to use as the `slots` of POST /api/v1/schedules. */
+                        slots: {
+                            /** @description Mean of likes + comments + shares per post in this weekly hour (views where a platform reports only views; null for defaults). */
+                            averageEngagement: number | null;
+                            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+                            /** @description Published posts in this weekly hour (null for defaults). */
+                            posts: number | null;
+                            /** @description HH:MM in `timezone`. */
+                            time: string;
+                        }[];
+                        timezone: string;
+                    };
+                };
+            };
+            /** @description `validation_error` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        firstTime: string;
+                        id: string;
+                        /** @description When the next occurrence not yet created is due, or null. */
+                        nextTime: string | null;
+                        occurrences: {
+                            /** @description Why this occurrence was not created (e.g. quota_exceeded), or null. */
+                            error: {
+                                code: string;
+                                error: string;
+                            } | null;
+                            /** @description Position in the series, the first being 0. */
+                            index: number;
+                            /** @description The posts created for this occurrence (one per profile); empty when refused. */
+                            postIds: string[];
+                            /** Format: date-time */
+                            scheduledTime: string;
+                        }[];
+                        /** @description The RRULE as given. */
+                        rule: string;
+                        /** @description active: more occurrences will be created; ended: every occurrence exists; cancelled: stopped by DELETE. */
+                        status: "active" | "ended" | "cancelled";
+                        /** @description The post each new occurrence is created from (the create body without scheduledTime and recurrence). */
+                        template: {
+                            [key: string]: unknown;
+                        };
+                        timezone: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    cancelSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        firstTime: string;
+                        id: string;
+                        /** @description When the next occurrence not yet created is due, or null. */
+                        nextTime: string | null;
+                        occurrences: {
+                            /** @description Why this occurrence was not created (e.g. quota_exceeded), or null. */
+                            error: {
+                                code: string;
+                                error: string;
+                            } | null;
+                            /** @description Position in the series, the first being 0. */
+                            index: number;
+                            /** @description The posts created for this occurrence (one per profile); empty when refused. */
+                            postIds: string[];
+                            /** Format: date-time */
+                            scheduledTime: string;
+                        }[];
+                        /** @description The RRULE as given. */
+                        rule: string;
+                        /** @description active: more occurrences will be created; ended: every occurrence exists; cancelled: stopped by DELETE. */
+                        status: "active" | "ended" | "cancelled";
+                        /** @description The post each new occurrence is created from (the create body without scheduledTime and recurrence). */
+                        template: {
+                            [key: string]: unknown;
+                        };
+                        timezone: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    updateSeries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    caption?: string;
+                    category?: string;
+                    mediaId?: string;
+                    mediaUrls?: string[];
+                    platformMeta?: {
+                        [key: string]: unknown;
+                    };
+                    title?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        firstTime: string;
+                        id: string;
+                        /** @description When the next occurrence not yet created is due, or null. */
+                        nextTime: string | null;
+                        occurrences: {
+                            /** @description Why this occurrence was not created (e.g. quota_exceeded), or null. */
+                            error: {
+                                code: string;
+                                error: string;
+                            } | null;
+                            /** @description Position in the series, the first being 0. */
+                            index: number;
+                            /** @description The posts created for this occurrence (one per profile); empty when refused. */
+                            postIds: string[];
+                            /** Format: date-time */
+                            scheduledTime: string;
+                        }[];
+                        /** @description The RRULE as given. */
+                        rule: string;
+                        /** @description active: more occurrences will be created; ended: every occurrence exists; cancelled: stopped by DELETE. */
+                        status: "active" | "ended" | "cancelled";
+                        /** @description The post each new occurrence is created from (the create body without scheduledTime and recurrence). */
+                        template: {
+                            [key: string]: unknown;
+                        };
+                        timezone: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description `validation_error`, `invalid_json` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "validation_error" | "invalid_json";
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
     listWebhooks: {
         parameters: {
             query?: never;
@@ -5730,8 +7081,8 @@ export interface operations {
             content: {
                 "application/json": {
                     description?: string;
-                    /** @description One or more of post.published, post.failed, post.restricted, post.scheduled, post.cancelled, connection.expired. */
-                    events: ("post.published" | "post.failed" | "post.restricted" | "post.scheduled" | "post.cancelled" | "connection.expired")[];
+                    /** @description One or more of post.published, post.failed, post.restricted, post.scheduled, post.cancelled, connection.expired, post.first_comment, post.thread. */
+                    events: ("post.published" | "post.failed" | "post.restricted" | "post.scheduled" | "post.cancelled" | "connection.expired" | "post.first_comment" | "post.thread")[];
                     /** @description An http(s) URL on the public internet that answers 2xx within the timeout. */
                     url: string;
                 };
@@ -6052,8 +7403,8 @@ export interface operations {
                     description?: string | null;
                     /** @description false pauses deliveries; true resumes a paused or disabled endpoint. */
                     enabled?: boolean;
-                    /** @description One or more of post.published, post.failed, post.restricted, post.scheduled, post.cancelled, connection.expired. */
-                    events?: ("post.published" | "post.failed" | "post.restricted" | "post.scheduled" | "post.cancelled" | "connection.expired")[];
+                    /** @description One or more of post.published, post.failed, post.restricted, post.scheduled, post.cancelled, connection.expired, post.first_comment, post.thread. */
+                    events?: ("post.published" | "post.failed" | "post.restricted" | "post.scheduled" | "post.cancelled" | "connection.expired" | "post.first_comment" | "post.thread")[];
                     /** @description An http(s) URL on the public internet that answers 2xx within the timeout. */
                     url?: string;
                 };

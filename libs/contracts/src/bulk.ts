@@ -7,7 +7,10 @@ export const BULK_ROWS_MAX = 500;
 export const POSTS_EXPORT_MAX = 10_000;
 
 export const BulkRowResultSchema = Type.Union([
-  Type.Object({ row: Type.Integer({ description: '1-based row (CSV: record after the header).' }), postIds: Type.Array(Type.String()) }),
+  Type.Object({
+    row: Type.Integer({ description: '1-based row (CSV: record after the header).' }),
+    postIds: Type.Array(Type.String()),
+  }),
   Type.Object({ row: Type.Integer(), code: Type.String(), error: Type.String(), field: Type.Optional(Type.String()) }),
 ]);
 export type BulkRowResult = Static<typeof BulkRowResultSchema>;

@@ -6,14 +6,22 @@ export const CALENDAR_DAYS_MAX = 62;
 export const CALENDAR_POSTS_MAX = 2000;
 export const CALENDAR_CAPTION_CHARS = 80;
 
-const LocalDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'A local date YYYY-MM-DD in `timezone`.' });
+const LocalDate = Type.String({
+  pattern: '^\\d{4}-\\d{2}-\\d{2}$',
+  description: 'A local date YYYY-MM-DD in `timezone`.',
+});
 
 export const CalendarQuerySchema = Type.Object(
   {
     from: Type.String({ ...LocalDate, description: 'First local day, YYYY-MM-DD, included.' }),
-    to: Type.String({ ...LocalDate, description: `Last local day, YYYY-MM-DD, included; at most ${CALENDAR_DAYS_MAX} days from \`from\`.` }),
-    timezone: Type.Optional(Type.String({ maxLength: 64, description: 'IANA time zone the days are read in (default UTC).' })),
-    profileId: Type.Optional(Type.String({ maxLength: 64, description: 'Only this profile\'s posts.' })),
+    to: Type.String({
+      ...LocalDate,
+      description: `Last local day, YYYY-MM-DD, included; at most ${CALENDAR_DAYS_MAX} days from \`from\`.`,
+    }),
+    timezone: Type.Optional(
+      Type.String({ maxLength: 64, description: 'IANA time zone the days are read in (default UTC).' }),
+    ),
+    profileId: Type.Optional(Type.String({ maxLength: 64, description: "Only this profile's posts." })),
   },
   { additionalProperties: false },
 );
@@ -32,7 +40,13 @@ export const CalendarPostSchema = Type.Object({
 
 export const CalendarSchema = Type.Object({
   timezone: Type.String(),
-  days: Type.Array(Type.Object({ date: Type.String(), posts: Type.Array(CalendarPostSchema) }), { description: 'Every day of the range in order, empty days included.' }),
-  truncated: Type.Optional(Type.Boolean({ description: `True when more than ${CALENDAR_POSTS_MAX} posts fall in the range; the earliest ${CALENDAR_POSTS_MAX} are listed.` })),
+  days: Type.Array(Type.Object({ date: Type.String(), posts: Type.Array(CalendarPostSchema) }), {
+    description: 'Every day of the range in order, empty days included.',
+  }),
+  truncated: Type.Optional(
+    Type.Boolean({
+      description: `True when more than ${CALENDAR_POSTS_MAX} posts fall in the range; the earliest ${CALENDAR_POSTS_MAX} are listed.`,
+    }),
+  ),
 });
 export type Calendar = Static<typeof CalendarSchema>;

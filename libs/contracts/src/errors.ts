@@ -20,6 +20,12 @@ export const ERROR_STATUS = {
   // TikTok photos: a format TikTok does not take (JPEG and WebP only), or a link outside the verified URL prefixes
   unsupported_photo_format: 400,
   media_url_unverified: 400,
+  // ffprobe could not read the file (damaged, not really the type its first bytes claim, or too slow to read): nothing is stored
+  media_unreadable: 400,
+  // the media breaks a rule of one of the post's platforms (details: platform, rule, measured, limit)
+  media_incompatible: 400,
+  // a first comment for a platform whose API cannot comment (TikTok)
+  first_comment_unsupported: 400,
   // 401: who are you?
   missing_api_key: 401,
   invalid_api_key: 401,
@@ -35,6 +41,7 @@ export const ERROR_STATUS = {
   // 404
   post_not_found: 404,
   schedule_not_found: 404,
+  series_not_found: 404,
   not_found: 404,
   // 405
   method_not_allowed: 405,

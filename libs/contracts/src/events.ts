@@ -1,11 +1,11 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { PostWarningSchema } from './post';
+import { FollowUpOutcomeSchema, PostWarningSchema } from './post';
 
-export interface EventDef<T extends TSchema = TSchema> {
-  name: string;
+export interface EventDef<T extends TSchema = TSchema, N extends string = string> {
+  name: N;
   schema: T;
 }
-function defineEvent<T extends TSchema>(name: string, schema: T): EventDef<T> {
+function defineEvent<N extends string, T extends TSchema>(name: N, schema: T): EventDef<T, N> {
   return { name, schema };
 }
 
@@ -23,8 +23,34 @@ export const PostDueSchema = Type.Object({
   platformMeta: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
   scheduledTime: Type.String(),
   dispatchedAt: Type.String(),
+  /** The first comment to publish right after the post on this platform (absent or null: none). */
+  firstComment: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** Threads: the replies to chain under the post, in order (absent or empty: none). */
+  thread: Type.Optional(Type.Array(Type.String())),
 });
 export type PostDue = Static<typeof PostDueSchema>;
+
+/** A post's first comment settled (posted, or failed for good); the post itself stays posted either way. */
+export const PostFirstCommentSchema = Type.Object({
+  postId: Type.String(),
+  accountId: Type.String(),
+  profileId: Type.String(),
+  platform: Type.String(),
+  firstComment: FollowUpOutcomeSchema,
+  settledAt: Type.String(),
+});
+export type PostFirstComment = Static<typeof PostFirstCommentSchema>;
+
+/** A post's Threads chain settled: every part posted or failed (a part after a failed one is not posted). */
+export const PostThreadSchema = Type.Object({
+  postId: Type.String(),
+  accountId: Type.String(),
+  profileId: Type.String(),
+  platform: Type.String(),
+  thread: Type.Array(FollowUpOutcomeSchema),
+  settledAt: Type.String(),
+});
+export type PostThread = Static<typeof PostThreadSchema>;
 
 export const PostPublishedSchema = Type.Object({
   postId: Type.String(),
@@ -51,6 +77,20 @@ export const PostFailedSchema = Type.Object({
 });
 export type PostFailed = Static<typeof PostFailedSchema>;
 
+/**
+ * A post that ended before it was dispatched and will never be published: cancelled by its
+ * account, or rejected by its approver. Final, like post.published and post.failed.
+ */
+export const PostWithdrawnSchema = Type.Object({
+  postId: Type.String(),
+  accountId: Type.String(),
+  profileId: Type.String(),
+  platform: Type.String(),
+  status: Type.Union([Type.Literal('cancelled'), Type.Literal('rejected')]),
+  withdrawnAt: Type.String(),
+});
+export type PostWithdrawn = Static<typeof PostWithdrawnSchema>;
+
 /** A comment a platform announced on a connected account (automation's inbox, carried whole to its worker). */
 export const CommentReceivedSchema = Type.Object({
   platform: Type.String(),
@@ -69,7 +109,11 @@ export type CommentReceived = Static<typeof CommentReceivedSchema>;
 
 export const KeyRevokedSchema = Type.Object({ keyId: Type.String(), accountId: Type.String() });
 /** An OAuth grant (a consent and every token issued under it) revoked; with tokenId, only that access token. */
-export const GrantRevokedSchema = Type.Object({ grantId: Type.String(), accountId: Type.String(), tokenId: Type.Optional(Type.String()) });
+export const GrantRevokedSchema = Type.Object({
+  grantId: Type.String(),
+  accountId: Type.String(),
+  tokenId: Type.Optional(Type.String()),
+});
 /** An account (or one of its users) disabled or enabled, or its plan or trial changed: cached verdicts of its credentials are stale. */
 export const AccountChangedSchema = Type.Object({ accountId: Type.String(), userId: Type.Optional(Type.String()) });
 
@@ -77,19 +121,39 @@ export const Events = {
   postDue: defineEvent('post.due', PostDueSchema),
   postPublished: defineEvent('post.published', PostPublishedSchema),
   postFailed: defineEvent('post.failed', PostFailedSchema),
+  postWithdrawn: defineEvent('post.withdrawn', PostWithdrawnSchema),
+  postFirstComment: defineEvent('post.first_comment', PostFirstCommentSchema),
+  postThread: defineEvent('post.thread', PostThreadSchema),
   authKeyRevoked: defineEvent('auth.key.revoked', KeyRevokedSchema),
   authGrantRevoked: defineEvent('auth.grant.revoked', GrantRevokedSchema),
   authAccountChanged: defineEvent('auth.account.changed', AccountChangedSchema),
-  connectionCreated: defineEvent('connection.created', Type.Object({ profileId: Type.String(), accountId: Type.String(), platform: Type.String() })),
-  connectionRevoked: defineEvent('connection.revoked', Type.Object({ profileId: Type.String(), accountId: Type.String() })),
+  connectionCreated: defineEvent(
+    'connection.created',
+    Type.Object({ profileId: Type.String(), accountId: Type.String(), platform: Type.String() }),
+  ),
+  connectionRevoked: defineEvent(
+    'connection.revoked',
+    Type.Object({ profileId: Type.String(), accountId: Type.String() }),
+  ),
   mediaDeleted: defineEvent('media.deleted', Type.Object({ mediaId: Type.String(), accountId: Type.String() })),
+  /** A rendition to make (media's outbox; the transcoder's queue). */
+  mediaRenditionRequested: defineEvent(
+    'media.rendition.requested',
+    Type.Object({ renditionId: Type.String(), accountId: Type.String(), preset: Type.String() }),
+  ),
   commentReceived: defineEvent('comment.received', CommentReceivedSchema),
 } as const;
 
 /** The envelope every event travels in. */
-export interface EventEnvelope<T = unknown> {
+export interface EventEnvelope<T = unknown, N extends string = string> {
   id: string;
-  name: string;
+  name: N;
   occurredAt: string;
   data: T;
 }
+
+/** A contract event, by its name. */
+export type ContractEvent = (typeof Events)[keyof typeof Events];
+export type EventName = ContractEvent['name'];
+/** The envelope of one event as its contract types it. */
+export type EventOf<D extends EventDef> = EventEnvelope<Static<D['schema']>, D['name']>;

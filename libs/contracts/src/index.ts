@@ -5,6 +5,7 @@ export * from './ids';
 export * from './validation';
 export * from './post';
 export * from './schedule';
+export * from './series';
 export * from './calendar';
 export * from './bulk';
 export * from './events';

@@ -2,7 +2,9 @@
 export const MCP_TOOL_NAMES = [
   'svc_add_media_from_url',
   'svc_bulk_create_posts',
+  'svc_cancel_series',
   'svc_create_schedule',
+  'svc_create_upload_url',
   'svc_delete_schedule',
   'svc_delete_scheduled_post',
   'svc_draft_post',
@@ -15,6 +17,7 @@ export const MCP_TOOL_NAMES = [
   'svc_get_post_approval_status',
   'svc_get_post_status',
   'svc_get_schedule',
+  'svc_get_series',
   'svc_get_tiktok_posting_options',
   'svc_import_automation_template',
   'svc_list_connected_social_accounts',
@@ -24,8 +27,10 @@ export const MCP_TOOL_NAMES = [
   'svc_preview_schedule_slots',
   'svc_request_post_approval',
   'svc_schedule_post',
+  'svc_suggest_schedule_slots',
   'svc_update_scheduled_post',
   'svc_update_schedule',
+  'svc_update_series',
   'svc_upload_media',
   'svc_validate_post_policy',
 ] as const;

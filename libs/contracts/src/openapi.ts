@@ -50,7 +50,15 @@ ${Object.entries(ERROR_STATUS)
 
 function errorCodesFor(route: RouteDef): ErrorCode[] {
   if (route.errors) return route.errors;
-  const codes: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'insufficient_scope', 'api_access_disabled', 'plan_required', 'rate_limited', 'service_unavailable'];
+  const codes: ErrorCode[] = [
+    'missing_api_key',
+    'invalid_api_key',
+    'insufficient_scope',
+    'api_access_disabled',
+    'plan_required',
+    'rate_limited',
+    'service_unavailable',
+  ];
   if (route.body || route.query) codes.push('validation_error');
   if (route.body) codes.push('invalid_json');
   if (route.path.includes('{')) codes.push('not_found');
@@ -64,19 +72,35 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     out[String(status)] = {
       description: list.map((c) => `\`${c}\``).join(', '),
-      content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { code: { enum: list } } }] } } },
+      content: {
+        'application/json': {
+          schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { properties: { code: { enum: list } } }] },
+        },
+      },
     };
   }
   return out;
 }
 
 function parameters(route: RouteDef): unknown[] {
-  const params: unknown[] = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const params: unknown[] = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
   const q = route.query as { properties?: Record<string, unknown>; required?: string[] } | undefined;
   for (const [name, schema] of Object.entries(q?.properties ?? {})) {
     params.push({ name, in: 'query', required: q?.required?.includes(name) ?? false, schema: clean(schema) });
   }
-  for (const h of route.headers ?? []) params.push({ name: h.name, in: 'header', required: false, description: h.description, schema: { type: 'string' } });
+  for (const h of route.headers ?? [])
+    params.push({
+      name: h.name,
+      in: 'header',
+      required: false,
+      description: h.description,
+      schema: { type: 'string' },
+    });
   return params;
 }
 
@@ -86,42 +110,67 @@ function tagOf(path: string): string {
   return segment === 'publish' ? 'posts' : segment;
 }
 
-/** OpenAPI 3.1 for every route in the contracts, built from the same schemas the services validate with. */
-export function buildOpenApi(opts: { baseUrl: string; version?: string }) {
-  const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of Object.values(Routes) as RouteDef[]) {
-    const op: Record<string, unknown> = {
-      operationId: route.id,
-      summary: route.summary,
-      description: `${route.summary}\n\nRequires scope \`${route.scope}\`.${route.tool ? ` Agent tool twin: \`${route.tool.name}\`.` : ''}`,
-      tags: [tagOf(route.path)],
-      security: [{ apiKey: [] }],
-      'x-required-scope': route.scope,
-      parameters: parameters(route),
-      responses: {
-        [String(route.status)]: { description: 'Success', content: { 'application/json': { schema: clean(route.response) } } },
-        ...(route.status === 201 ? { '200': { description: 'An earlier identical request answered again', content: { 'application/json': { schema: clean(route.response) } } } } : {}),
-        ...errorResponses(errorCodesFor(route)),
+/** One route's operation: its scope, parameters, body and every answer it can give. */
+function operationOf(route: RouteDef): Record<string, unknown> {
+  const op: Record<string, unknown> = {
+    operationId: route.id,
+    summary: route.summary,
+    description: `${route.summary}\n\nRequires scope \`${route.scope}\`.${route.tool ? ` Agent tool twin: \`${route.tool.name}\`.` : ''}`,
+    tags: [tagOf(route.path)],
+    security: [{ apiKey: [] }],
+    'x-required-scope': route.scope,
+    parameters: parameters(route),
+    responses: {
+      [String(route.status)]: {
+        description: 'Success',
+        content: { 'application/json': { schema: clean(route.response) } },
       },
-    };
-    if (route.body) {
-      const type = route.bodyContentType ?? 'application/json';
-      op.requestBody = { required: true, content: { [type]: { schema: clean(route.body) } } };
-    }
-    (paths[route.path] ??= {})[route.method] = op;
+      ...(route.status === 201
+        ? {
+            '200': {
+              description: 'An earlier identical request answered again',
+              content: { 'application/json': { schema: clean(route.response) } },
+            },
+          }
+        : {}),
+      ...errorResponses(errorCodesFor(route)),
+    },
+  };
+  if (route.body) {
+    const type = route.bodyContentType ?? 'application/json';
+    op.requestBody = { required: true, content: { [type]: { schema: clean(route.body) } } };
   }
-  paths['/api/health'] = {
+  return op;
+}
+
+/** GET /api/health, which is served by the gateway itself rather than by a route in the contracts. */
+function healthPath() {
+  return {
     get: {
       operationId: 'getHealth',
       summary: 'Health of every service, the database and the broker',
       security: [],
       tags: ['health'],
       responses: {
-        '200': { description: 'All up', content: { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } } },
-        '503': { description: 'Something is down; named in services', content: { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } } },
+        '200': {
+          description: 'All up',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } },
+        },
+        '503': {
+          description: 'Something is down; named in services',
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Health' } } },
+        },
       },
     },
   };
+}
+
+/** OpenAPI 3.1 for every route in the contracts, built from the same schemas the services validate with. */
+export function buildOpenApi(opts: { baseUrl: string; version?: string }) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of Object.values(Routes) as RouteDef[])
+    (paths[route.path] ??= {})[route.method] = operationOf(route);
+  paths['/api/health'] = healthPath();
   return {
     openapi: '3.1.0',
     info: { title: 'Postbus API', version: opts.version ?? '1.0.0', description: DESCRIPTION },
@@ -129,13 +178,26 @@ export function buildOpenApi(opts: { baseUrl: string; version?: string }) {
     security: [{ apiKey: [] }],
     paths,
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'sk_live_…', description: 'An API key from settings.' } },
+      securitySchemes: {
+        apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'sk_live_…', description: 'An API key from settings.' },
+      },
       schemas: {
-        Error: { ...(clean(ErrorBodySchema) as object), properties: { error: { type: 'string' }, code: { type: 'string', enum: Object.keys(ERROR_STATUS) }, details: {} } },
+        Error: {
+          ...(clean(ErrorBodySchema) as object),
+          properties: {
+            error: { type: 'string' },
+            code: { type: 'string', enum: Object.keys(ERROR_STATUS) },
+            details: {},
+          },
+        },
         Health: {
           type: 'object',
           required: ['status', 'services', 'time'],
-          properties: { status: { enum: ['ok', 'degraded'] }, services: { type: 'object', additionalProperties: { type: 'string' } }, time: { type: 'string', format: 'date-time' } },
+          properties: {
+            status: { enum: ['ok', 'degraded'] },
+            services: { type: 'object', additionalProperties: { type: 'string' } },
+            time: { type: 'string', format: 'date-time' },
+          },
         },
       },
     },

@@ -1,4 +1,4 @@
-export const PLATFORMS = ['instagram', 'tiktok', 'youtube', 'threads', 'facebook'] as const;
+export const PLATFORMS = ['instagram', 'tiktok', 'youtube', 'threads', 'facebook', 'bluesky', 'mastodon'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export function isPlatform(value: unknown): value is Platform {

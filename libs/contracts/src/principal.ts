@@ -50,6 +50,26 @@ export const PrincipalSchema = Type.Object({
 });
 export type Principal = Static<typeof PrincipalSchema>;
 
+/**
+ * A service calling another on an account's behalf with no credential of the account's: it names
+ * itself as the credential and holds only the scopes the call needs. `userId` is the person it
+ * acts for, when there is one (a signed-in session); otherwise `system`.
+ */
+export function systemPrincipal(opts: {
+  service: string;
+  accountId: string;
+  scopes: Scope[];
+  userId?: string;
+}): Principal {
+  return {
+    accountId: opts.accountId,
+    userId: opts.userId ?? 'system',
+    credential: { type: 'system', id: opts.service },
+    scopes: [...opts.scopes],
+    profileIds: 'all',
+  };
+}
+
 export function principalMayUseProfile(principal: Principal, profileId: string): boolean {
   return principal.profileIds === 'all' || principal.profileIds.includes(profileId);
 }

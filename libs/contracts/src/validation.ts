@@ -23,7 +23,8 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
   return errors
     .map((e) => {
       const at = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'body';
-      if (e.keyword === 'additionalProperties') return `${at}: unknown field '${(e.params as { additionalProperty: string }).additionalProperty}'`;
+      if (e.keyword === 'additionalProperties')
+        return `${at}: unknown field '${(e.params as { additionalProperty: string }).additionalProperty}'`;
       return `${at}: ${e.message}`;
     })
     .join('; ');
@@ -33,11 +34,18 @@ export function describeErrors(errors: ErrorObject[] | null | undefined): string
 export function assertValid<T extends TSchema>(schema: T, value: unknown, what = 'input'): Static<T> {
   const fn = compile(schema);
   if (!fn(value)) {
-    throw new AppError('validation_error', `Invalid ${what}: ${describeErrors(fn.errors)}`, { errors: fn.errors?.map((e) => ({ path: e.instancePath, message: e.message })) });
+    throw new AppError('validation_error', `Invalid ${what}: ${describeErrors(fn.errors)}`, {
+      errors: fn.errors?.map((e) => ({ path: e.instancePath, message: e.message })),
+    });
   }
   const nul = nulCharacterAt(value);
-  if (nul !== undefined) throw new AppError('validation_error', `Invalid ${what}: ${nul || 'body'} contains the NUL character (\\u0000), which no text may hold.`, { errors: [{ path: nul, message: 'contains \\u0000' }] });
-  return value as Static<T>;
+  if (nul !== undefined)
+    throw new AppError(
+      'validation_error',
+      `Invalid ${what}: ${nul || 'body'} contains the NUL character (\\u0000), which no text may hold.`,
+      { errors: [{ path: nul, message: 'contains \\u0000' }] },
+    );
+  return value;
 }
 
 /**

@@ -48,6 +48,22 @@ export function int(doc: string, def?: number, min = 0): VarSpec<number> {
   };
 }
 
+/**
+ * Comma-separated positive whole milliseconds, e.g. retry delays `200, 1000,5000`. Each item is
+ * digits only: an empty item, 0, a sign, a decimal, an exponent or hex is refused, not read as 0 or
+ * as some other number.
+ */
+export function parseMsList(raw: string): number[] {
+  const items = raw.split(',').map((s) => s.trim());
+  if (items.some((s) => !/^\d+$/.test(s) || Number(s) < 1 || !Number.isSafeInteger(Number(s))))
+    throw new Error('expected comma-separated positive milliseconds');
+  return items.map(Number);
+}
+
+export function msList(doc: string, def: number[]): VarSpec<number[]> {
+  return { doc, default: def, parse: parseMsList };
+}
+
 export function bool(doc: string, def?: boolean): VarSpec<boolean> {
   return {
     doc,

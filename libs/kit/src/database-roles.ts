@@ -1,7 +1,16 @@
 import { Client } from 'pg';
 
 /** The services that keep tables, each in the schema of its name, owned by a PostgreSQL role of its own. */
-export const DATABASE_SERVICES = ['auth', 'automation', 'connections', 'gateway', 'media', 'posts', 'publisher', 'webhooks'] as const;
+export const DATABASE_SERVICES = [
+  'auth',
+  'automation',
+  'connections',
+  'gateway',
+  'media',
+  'posts',
+  'publisher',
+  'webhooks',
+] as const;
 
 export function databaseRoleOf(service: string): string {
   return `postbus_${service}`;
@@ -22,9 +31,11 @@ const DUPLICATE = new Set(['42710', '23505']); // duplicate_object; unique_viola
 async function ensureRole(c: Client, role: string, password: string | undefined): Promise<void> {
   const exists = await c.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [role]);
   if (!exists.rowCount) {
-    await c.query(`CREATE ROLE ${quote(role)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT`).catch((err: { code?: string }) => {
-      if (!DUPLICATE.has(err.code ?? '')) throw err;
-    });
+    await c
+      .query(`CREATE ROLE ${quote(role)} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT`)
+      .catch((err: { code?: string }) => {
+        if (!DUPLICATE.has(err.code ?? '')) throw err;
+      });
   }
   if (password) await c.query(`ALTER ROLE ${quote(role)} PASSWORD ${c.escapeLiteral(password)}`);
 }
@@ -35,9 +46,11 @@ async function ensureRole(c: Client, role: string, password: string | undefined)
  * keep migrating them.
  */
 async function ensureSchemaOwnedBy(c: Client, schema: string, role: string): Promise<void> {
-  await c.query(`CREATE SCHEMA IF NOT EXISTS ${quote(schema)} AUTHORIZATION ${quote(role)}`).catch((err: { code?: string }) => {
-    if (!DUPLICATE.has(err.code ?? '')) throw err;
-  });
+  await c
+    .query(`CREATE SCHEMA IF NOT EXISTS ${quote(schema)} AUTHORIZATION ${quote(role)}`)
+    .catch((err: { code?: string }) => {
+      if (!DUPLICATE.has(err.code ?? '')) throw err;
+    });
   await c.query(`ALTER SCHEMA ${quote(schema)} OWNER TO ${quote(role)}`);
   const strays = await c.query(
     `SELECT format('ALTER TABLE %I.%I OWNER TO %I', n.nspname, k.relname, $2::text) AS stmt
@@ -64,12 +77,15 @@ async function ensureSchemaOwnedBy(c: Client, schema: string, role: string): Pro
  * only its own schema: another service's tables answer "permission denied". Idempotent; roles are
  * per server, so they are created once and reused by every database on it.
  */
-export async function provisionServiceRoles(adminUrl: string, opts: { services?: readonly string[]; passwords?: Record<string, string> } = {}): Promise<void> {
+export async function provisionServiceRoles(
+  adminUrl: string,
+  opts: { services?: readonly string[]; passwords?: Record<string, string> } = {},
+): Promise<void> {
   const c = new Client({ connectionString: adminUrl });
   await c.connect();
   try {
-    const { rows } = await c.query('SELECT current_database() AS db');
-    const db = quote(rows[0].db as string);
+    const { rows } = await c.query<{ db: string }>('SELECT current_database() AS db');
+    const db = quote(rows[0].db);
     // Two runs provisioning one database at once take turns (two databases racing on a role are caught above).
     await c.query('SELECT pg_advisory_lock(hashtext($1))', ['postbus.roles']);
     for (const service of opts.services ?? DATABASE_SERVICES) {

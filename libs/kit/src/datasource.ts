@@ -1,13 +1,18 @@
 import 'reflect-metadata';
 import { Client } from 'pg';
-import { DataSource, type EntitySchema, type MixedList } from 'typeorm';
+import { DataSource, type EntitySchema, type MigrationInterface, type MixedList } from 'typeorm';
+
+/** A migration, as TypeORM takes it: a class it instantiates without arguments. */
+export type MigrationClass = new () => MigrationInterface;
+/** A decorated entity class. */
+export type EntityClass = new (...args: never[]) => object;
 
 export interface DataSourceOptions {
   url: string;
   /** The service's own PostgreSQL schema; its tables and migration log live there. */
   schema: string;
-  entities?: MixedList<EntitySchema | Function>;
-  migrations: MixedList<Function>;
+  entities?: MixedList<EntitySchema | EntityClass>;
+  migrations: MixedList<MigrationClass>;
   poolSize?: number;
   /** Act as this role (an administrator's URL running a service's migrations): what it creates, the role owns. */
   role?: string;
@@ -43,7 +48,10 @@ export async function openDataSource(opts: DataSourceOptions): Promise<DataSourc
       migrationsTransactionMode: 'each',
       synchronize: false,
       logging: false,
-      extra: { max: opts.poolSize ?? 10, options: `-c search_path="${opts.schema}"${opts.role ? ` -c role=${opts.role}` : ''}` },
+      extra: {
+        max: opts.poolSize ?? 10,
+        options: `-c search_path="${opts.schema}"${opts.role ? ` -c role=${opts.role}` : ''}`,
+      },
     });
     await ds.initialize();
     try {

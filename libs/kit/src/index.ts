@@ -1,4 +1,7 @@
 export * from './config';
+export * from './sandbox-urls';
+export * from './redact-url';
+export * from './periodic-loop';
 export * from './context';
 export * from './logger';
 export * from './lifecycle';
@@ -6,3 +9,6 @@ export * from './datasource';
 export * from './database-roles';
 export * from './sealing/key-ring';
 export * from './sealing/key-config';
+export * from './db/database-port';
+export * from './media-probe/run-ffprobe';
+export * from './media-probe/probe-figures';

@@ -15,7 +15,12 @@ export function createLogger(service: string, level = 'info'): Logger {
     level: level === 'silent' ? 'error' : level,
     silent: level === 'silent',
     defaultMeta: { service },
-    format: winston.format.combine(addRequestId(), winston.format.timestamp(), winston.format.errors({ stack: true }), winston.format.json()),
+    format: winston.format.combine(
+      addRequestId(),
+      winston.format.timestamp(),
+      winston.format.errors({ stack: true }),
+      winston.format.json(),
+    ),
     transports: [new winston.transports.Console({ stderrLevels: ['error', 'warn'] })],
   });
 }

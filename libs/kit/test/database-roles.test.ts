@@ -18,7 +18,11 @@ async function query(asUrl: string, sql: string): Promise<unknown[]> {
   }
 }
 const as = (service: string) => databaseUrlAs(url, databaseRoleOf(service));
-const codeOf = (p: Promise<unknown>) => p.then(() => 'allowed', (err: { code?: string }) => err.code);
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'allowed',
+    (err: { code?: string }) => err.code,
+  );
 
 class CreateNotes1700000000001 implements MigrationInterface {
   name = 'CreateNotes1700000000001';
@@ -34,9 +38,15 @@ class CreateNotes1700000000001 implements MigrationInterface {
 beforeAll(async () => {
   await query(ADMIN_URL, `CREATE DATABASE "${dbName}"`);
   // A database from before the roles: an administrator's connection made a table in posts.
-  await query(url, 'CREATE SCHEMA posts; CREATE TABLE posts.legacy (id serial PRIMARY KEY, v text); INSERT INTO posts.legacy (v) VALUES (\'old\')');
+  await query(
+    url,
+    "CREATE SCHEMA posts; CREATE TABLE posts.legacy (id serial PRIMARY KEY, v text); INSERT INTO posts.legacy (v) VALUES ('old')",
+  );
   await provisionServiceRoles(url, { services: SERVICES });
-  for (const service of SERVICES) await (await openDataSource({ url: as(service), schema: service, migrations: [CreateNotes1700000000001], poolSize: 1 })).destroy();
+  for (const service of SERVICES)
+    await (
+      await openDataSource({ url: as(service), schema: service, migrations: [CreateNotes1700000000001], poolSize: 1 })
+    ).destroy();
 });
 afterAll(async () => {
   await query(ADMIN_URL, `DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
@@ -45,8 +55,14 @@ afterAll(async () => {
 test('when each service connects with its own role, then it migrates and uses its own schema, including what an administrator created there before', async () => {
   expect(await query(as('posts'), 'SELECT body FROM posts.notes')).toEqual([{ body: 'kept' }]);
   expect(await query(as('posts'), "INSERT INTO posts.legacy (v) VALUES ('new') RETURNING v")).toEqual([{ v: 'new' }]);
-  const owners = await query(url, "SELECT nspname, pg_get_userbyid(nspowner) AS owner FROM pg_namespace WHERE nspname IN ('posts', 'connections') ORDER BY 1");
-  expect(owners).toEqual([{ nspname: 'connections', owner: 'postbus_connections' }, { nspname: 'posts', owner: 'postbus_posts' }]);
+  const owners = await query(
+    url,
+    "SELECT nspname, pg_get_userbyid(nspowner) AS owner FROM pg_namespace WHERE nspname IN ('posts', 'connections') ORDER BY 1",
+  );
+  expect(owners).toEqual([
+    { nspname: 'connections', owner: 'postbus_connections' },
+    { nspname: 'posts', owner: 'postbus_posts' },
+  ]);
 });
 
 test("when a service's role reaches for another service's tables, then reads and writes are refused both ways (posts ↔ connections)", async () => {

@@ -60,7 +60,11 @@ describe('a key ring', () => {
 });
 
 describe('key ring configuration', () => {
-  const vars = { KEY: { doc: 'key', default: K1, parse: (raw: string) => raw }, KEY_ID: keyIdVar('id', 'dev'), PREVIOUS: previousKeysVar('previous') };
+  const vars = {
+    KEY: { doc: 'key', default: K1, parse: (raw: string) => raw },
+    KEY_ID: keyIdVar('id', 'dev'),
+    PREVIOUS: previousKeysVar('previous'),
+  };
   const names = { key: 'KEY', keyId: 'KEY_ID', previous: 'PREVIOUS' };
 
   test('when a key id or a previous key is malformed, then it is refused, and a refused key is never repeated in the error', () => {
@@ -79,11 +83,18 @@ describe('key ring configuration', () => {
   });
 
   test('when the key is short, repeated among the previous ones, or the development key in production, then each is named', () => {
-    expect(sealingKeyProblems(names, { key: Buffer.alloc(16).toString('base64'), keyId: 'k1', previous: { k1: K2 } }, { production: false, developmentKey: K1 })).toEqual([
-      'KEY must be 32 bytes, base64-encoded',
-      'PREVIOUS must not repeat KEY_ID',
-    ]);
-    expect(sealingKeyProblems(names, { key: K1, keyId: 'k1', previous: {} }, { production: true, developmentKey: K1 })).toEqual(['KEY must be set in production']);
-    expect(sealingKeyProblems(names, { key: K1, keyId: 'k1', previous: {} }, { production: false, developmentKey: K1 })).toEqual([]);
+    expect(
+      sealingKeyProblems(
+        names,
+        { key: Buffer.alloc(16).toString('base64'), keyId: 'k1', previous: { k1: K2 } },
+        { production: false, developmentKey: K1 },
+      ),
+    ).toEqual(['KEY must be 32 bytes, base64-encoded', 'PREVIOUS must not repeat KEY_ID']);
+    expect(
+      sealingKeyProblems(names, { key: K1, keyId: 'k1', previous: {} }, { production: true, developmentKey: K1 }),
+    ).toEqual(['KEY must be set in production']);
+    expect(
+      sealingKeyProblems(names, { key: K1, keyId: 'k1', previous: {} }, { production: false, developmentKey: K1 }),
+    ).toEqual([]);
   });
 });

@@ -34,7 +34,11 @@ class CreateLedger1700000000001 implements MigrationInterface {
 }
 
 test('when three replicas open the same schema at once, then its migrations run once and all three start', async () => {
-  const replicas = await Promise.all([1, 2, 3].map(() => openDataSource({ url, schema: 'ledgers', migrations: [CreateLedger1700000000001], poolSize: 2 })));
+  const replicas = await Promise.all(
+    [1, 2, 3].map(() =>
+      openDataSource({ url, schema: 'ledgers', migrations: [CreateLedger1700000000001], poolSize: 2 }),
+    ),
+  );
   try {
     const [{ runs }] = await replicas[0].query('SELECT count(*)::int AS runs FROM migrations');
     const [{ rows }] = await replicas[1].query('SELECT count(*)::int AS rows FROM ledger');

@@ -24,7 +24,12 @@ export function httpMetrics(metrics: ServiceMetrics, opts: { prefixes?: string[]
       if (done) return;
       done = true;
       const status = res.writableFinished ? res.statusCode : 499; // 499: the client went away first
-      metrics.httpAnswered(req.method ?? 'GET', routeOf(req, status), status, Number(process.hrtime.bigint() - started) / 1e9);
+      metrics.httpAnswered(
+        req.method ?? 'GET',
+        routeOf(req, status),
+        status,
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
     };
     res.once('finish', observe);
     res.once('close', observe);

@@ -41,48 +41,35 @@ export class ServiceMetrics {
     const registers = [this.registry];
     this.registry.setDefaultLabels({ service });
     if (opts.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
-    this.http = new Histogram({ name: METRIC.httpRequestDuration, help: 'HTTP requests answered, by route pattern and status', labelNames: ['method', 'route', 'status'], buckets: LATENCY_BUCKETS, registers });
-    this.rpcServer = new Histogram({ name: METRIC.rpcServerDuration, help: 'RPCs served, by name and outcome (ok or the error code)', labelNames: ['rpc', 'outcome'], buckets: LATENCY_BUCKETS, registers });
-    this.rpcClient = new Histogram({ name: METRIC.rpcClientDuration, help: 'RPCs called, by name and outcome (ok or the error code)', labelNames: ['rpc', 'outcome'], buckets: LATENCY_BUCKETS, registers });
-    this.events = new Histogram({ name: METRIC.eventHandlingDuration, help: 'Events handled by a consumer, by queue, event and outcome (ok, retry, dead)', labelNames: ['queue', 'event', 'outcome'], buckets: PUBLISH_BUCKETS, registers });
-    this.wait = new Histogram({ name: METRIC.eventWait, help: 'Seconds from an event occurring to its first handling by a consumer', labelNames: ['queue', 'event'], buckets: LAG_BUCKETS, registers });
-    this.retries = new Counter({ name: METRIC.eventRetries, help: 'Events sent to a delay queue for another attempt', labelNames: ['queue', 'event'], registers });
-    this.deadLetters = new Counter({ name: METRIC.eventDeadLetters, help: 'Events parked in a dead-letter queue', labelNames: ['queue', 'event'], registers });
-    this.lag = new Histogram({ name: METRIC.dispatchLag, help: "Seconds between a post's scheduled time and its dispatch", buckets: LAG_BUCKETS, registers });
-    this.redispatches = new Counter({ name: METRIC.postsRedispatched, help: 'Dispatched posts announced again because no outcome came back in time', registers });
-    this.publishTime = new Histogram({ name: METRIC.publishDuration, help: 'Platform publish calls, by platform and outcome', labelNames: ['platform', 'outcome'], buckets: PUBLISH_BUCKETS, registers });
-    this.publishCount = new Counter({ name: METRIC.publishOutcomes, help: 'Platform publish calls, by platform and outcome', labelNames: ['platform', 'outcome'], registers });
-    this.deferrals = new Counter({ name: METRIC.publishDeferrals, help: 'Posts put off without counting an attempt, by platform and cause (rate_limit, throttle, publishing_quota)', labelNames: ['platform', 'cause'], registers });
-    this.webhookCount = new Counter({ name: METRIC.webhookDeliveries, help: 'Webhook delivery attempts, by outcome (delivered, failed)', labelNames: ['outcome'], registers });
-    this.webhookTime = new Histogram({ name: METRIC.webhookDeliveryDuration, help: 'Webhook delivery attempts, by outcome', labelNames: ['outcome'], buckets: LATENCY_BUCKETS, registers });
-    this.missingObjects = new Counter({ name: METRIC.mediaObjectsMissing, help: 'Media whose stored object was missing, by operation (serve, dedupe)', labelNames: ['operation'], registers });
-
-    const outboxes = this.outboxes;
-    new Gauge({
-      name: METRIC.outboxBacklog,
-      help: 'Committed outbox rows not yet published to the broker',
-      registers,
-      async collect() {
-        if (!outboxes.length) return;
-        const counts = await Promise.all(outboxes.map((o) => o.backlog().catch(() => 0)));
-        this.set(counts.reduce((a, b) => a + b, 0));
-      },
-    });
-    const dependencies = this.dependencies;
-    new Gauge({
-      name: METRIC.dependencyUp,
-      help: 'Whether the database or the broker answers this service (1) or not (0)',
-      labelNames: ['dependency'],
-      registers,
-      async collect() {
-        for (const [name, check] of dependencies) this.set({ dependency: name }, (await check().catch(() => false)) ? 1 : 0);
-      },
-    });
+    ({ http: this.http, rpcServer: this.rpcServer, rpcClient: this.rpcClient } = requestMetrics(registers));
+    ({
+      events: this.events,
+      wait: this.wait,
+      retries: this.retries,
+      deadLetters: this.deadLetters,
+    } = eventMetrics(registers));
+    ({ lag: this.lag, redispatches: this.redispatches } = dispatchMetrics(registers));
+    ({
+      publishTime: this.publishTime,
+      publishCount: this.publishCount,
+      deferrals: this.deferrals,
+    } = publishMetrics(registers));
+    ({ webhookCount: this.webhookCount, webhookTime: this.webhookTime } = webhookMetrics(registers));
+    ({ missingObjects: this.missingObjects } = storageMetrics(registers));
+    registerOutboxBacklog(registers, this.outboxes);
+    registerDependencyUp(registers, this.dependencies);
   }
 
   /** A gauge whose value is read when scraped (e.g. callers waiting in this process). */
   gaugeOf(name: string, help: string, read: () => number): void {
-    new Gauge({ name, help, registers: [this.registry], collect() { this.set(read()); } });
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read());
+      },
+    });
   }
 
   rpcServed(rpc: string, outcome: string, seconds: number): void {
@@ -151,4 +138,164 @@ export class ServiceMetrics {
   async exposition(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
+}
+
+/** HTTP requests answered and RPCs served or called. */
+function requestMetrics(registers: Registry[]) {
+  return {
+    http: new Histogram({
+      name: METRIC.httpRequestDuration,
+      help: 'HTTP requests answered, by route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    rpcServer: new Histogram({
+      name: METRIC.rpcServerDuration,
+      help: 'RPCs served, by name and outcome (ok or the error code)',
+      labelNames: ['rpc', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    rpcClient: new Histogram({
+      name: METRIC.rpcClientDuration,
+      help: 'RPCs called, by name and outcome (ok or the error code)',
+      labelNames: ['rpc', 'outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+  };
+}
+
+/** Events handled, how long they waited, and those retried or dead-lettered. */
+function eventMetrics(registers: Registry[]) {
+  return {
+    events: new Histogram({
+      name: METRIC.eventHandlingDuration,
+      help: 'Events handled by a consumer, by queue, event and outcome (ok, retry, dead)',
+      labelNames: ['queue', 'event', 'outcome'],
+      buckets: PUBLISH_BUCKETS,
+      registers,
+    }),
+    wait: new Histogram({
+      name: METRIC.eventWait,
+      help: 'Seconds from an event occurring to its first handling by a consumer',
+      labelNames: ['queue', 'event'],
+      buckets: LAG_BUCKETS,
+      registers,
+    }),
+    retries: new Counter({
+      name: METRIC.eventRetries,
+      help: 'Events sent to a delay queue for another attempt',
+      labelNames: ['queue', 'event'],
+      registers,
+    }),
+    deadLetters: new Counter({
+      name: METRIC.eventDeadLetters,
+      help: 'Events parked in a dead-letter queue',
+      labelNames: ['queue', 'event'],
+      registers,
+    }),
+  };
+}
+
+/** How late due posts are dispatched, and those announced again. */
+function dispatchMetrics(registers: Registry[]) {
+  return {
+    lag: new Histogram({
+      name: METRIC.dispatchLag,
+      help: "Seconds between a post's scheduled time and its dispatch",
+      buckets: LAG_BUCKETS,
+      registers,
+    }),
+    redispatches: new Counter({
+      name: METRIC.postsRedispatched,
+      help: 'Dispatched posts announced again because no outcome came back in time',
+      registers,
+    }),
+  };
+}
+
+/** Platform publish calls and the posts put off without an attempt. */
+function publishMetrics(registers: Registry[]) {
+  return {
+    publishTime: new Histogram({
+      name: METRIC.publishDuration,
+      help: 'Platform publish calls, by platform and outcome',
+      labelNames: ['platform', 'outcome'],
+      buckets: PUBLISH_BUCKETS,
+      registers,
+    }),
+    publishCount: new Counter({
+      name: METRIC.publishOutcomes,
+      help: 'Platform publish calls, by platform and outcome',
+      labelNames: ['platform', 'outcome'],
+      registers,
+    }),
+    deferrals: new Counter({
+      name: METRIC.publishDeferrals,
+      help: 'Posts put off without counting an attempt, by platform and cause (rate_limit, throttle, publishing_quota)',
+      labelNames: ['platform', 'cause'],
+      registers,
+    }),
+  };
+}
+
+/** Webhook delivery attempts. */
+function webhookMetrics(registers: Registry[]) {
+  return {
+    webhookCount: new Counter({
+      name: METRIC.webhookDeliveries,
+      help: 'Webhook delivery attempts, by outcome (delivered, failed)',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    webhookTime: new Histogram({
+      name: METRIC.webhookDeliveryDuration,
+      help: 'Webhook delivery attempts, by outcome',
+      labelNames: ['outcome'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+  };
+}
+
+/** Media whose stored object was missing. */
+function storageMetrics(registers: Registry[]) {
+  return {
+    missingObjects: new Counter({
+      name: METRIC.mediaObjectsMissing,
+      help: 'Media whose stored object was missing, by operation (serve, dedupe)',
+      labelNames: ['operation'],
+      registers,
+    }),
+  };
+}
+
+/** Rows in the registered outboxes not yet published, summed when scraped. */
+function registerOutboxBacklog(registers: Registry[], outboxes: { backlog(): Promise<number> }[]): void {
+  new Gauge({
+    name: METRIC.outboxBacklog,
+    help: 'Committed outbox rows not yet published to the broker',
+    registers,
+    async collect() {
+      if (!outboxes.length) return;
+      const counts = await Promise.all(outboxes.map((o) => o.backlog().catch(() => 0)));
+      this.set(counts.reduce((a, b) => a + b, 0));
+    },
+  });
+}
+
+/** Whether each registered dependency answers, checked when scraped. */
+function registerDependencyUp(registers: Registry[], dependencies: Map<string, DependencyCheck>): void {
+  new Gauge({
+    name: METRIC.dependencyUp,
+    help: 'Whether the database or the broker answers this service (1) or not (0)',
+    labelNames: ['dependency'],
+    registers,
+    async collect() {
+      for (const [name, check] of dependencies)
+        this.set({ dependency: name }, (await check().catch(() => false)) ? 1 : 0);
+    },
+  });
 }

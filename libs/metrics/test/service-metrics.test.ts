@@ -24,8 +24,12 @@ test('when RPCs, events, lags, publishes and webhook deliveries are observed, th
   const { body, contentType } = await metrics.exposition();
 
   expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);
-  expect(sample(body, `${METRIC.rpcServerDuration}_count`, { service: 'posts', rpc: 'posts.create', outcome: 'ok' })).toBe(1);
-  expect(sample(body, `${METRIC.rpcServerDuration}_count`, { rpc: 'posts.create', outcome: 'validation_error' })).toBe(1);
+  expect(
+    sample(body, `${METRIC.rpcServerDuration}_count`, { service: 'posts', rpc: 'posts.create', outcome: 'ok' }),
+  ).toBe(1);
+  expect(sample(body, `${METRIC.rpcServerDuration}_count`, { rpc: 'posts.create', outcome: 'validation_error' })).toBe(
+    1,
+  );
   expect(sample(body, `${METRIC.rpcClientDuration}_bucket`, { rpc: 'auth.verifyKey', le: '2.5' })).toBe(0);
   expect(sample(body, `${METRIC.rpcClientDuration}_bucket`, { rpc: 'auth.verifyKey', le: '+Inf' })).toBe(1);
   expect(sample(body, `${METRIC.dispatchLag}_sum`, { service: 'posts' })).toBe(1.5);
@@ -90,10 +94,20 @@ describe('HTTP latency labels', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   test('when requests hit a route, a proxied prefix and no route, then they are labelled by pattern, never by raw path', async () => {
-    for (const path of ['/api/v1/posts/pst_1', '/api/v1/posts/pst_2?x=1', '/files/med_9/a.jpg', '/api/mcp', '/nowhere', '/other']) await (await fetch(`${url}${path}`)).text();
+    for (const path of [
+      '/api/v1/posts/pst_1',
+      '/api/v1/posts/pst_2?x=1',
+      '/files/med_9/a.jpg',
+      '/api/mcp',
+      '/nowhere',
+      '/other',
+    ])
+      await (await fetch(`${url}${path}`)).text();
     const text = (await metrics.exposition()).body;
 
-    expect(sample(text, `${METRIC.httpRequestDuration}_count`, { method: 'GET', route: '/api/v1/posts/:id', status: '200' })).toBe(2);
+    expect(
+      sample(text, `${METRIC.httpRequestDuration}_count`, { method: 'GET', route: '/api/v1/posts/:id', status: '200' }),
+    ).toBe(2);
     expect(sample(text, `${METRIC.httpRequestDuration}_count`, { route: '/files', status: '200' })).toBe(1);
     expect(sample(text, `${METRIC.httpRequestDuration}_count`, { route: '/api/mcp' })).toBe(1);
     expect(sample(text, `${METRIC.httpRequestDuration}_count`, { route: 'unmatched', status: '404' })).toBe(1);
@@ -106,7 +120,13 @@ describe('HTTP latency labels', () => {
 test('when the bus reports to the metrics, then retries and dead letters of a consumer are counted per queue and event', async () => {
   const metrics = new ServiceMetrics('publisher', { processMetrics: false });
   const namespace = `t.metrics_${randomUUID().slice(0, 8)}`;
-  const bus = await BusConnection.open({ url: AMQP_URL, namespace, logger: createLogger('metrics-test', 'silent'), ephemeral: true, observer: metrics });
+  const bus = await BusConnection.open({
+    url: AMQP_URL,
+    namespace,
+    logger: createLogger('metrics-test', 'silent'),
+    ephemeral: true,
+    observer: metrics,
+  });
   const publisher = await EventPublisher.create(bus);
   const consumer = new EventConsumer(bus, {
     queue: 'publisher.due',
@@ -132,7 +152,9 @@ test('when the bus reports to the metrics, then retries and dead letters of a co
       { what: 'two dead letters counted' },
     );
 
-    expect(sample(text, METRIC.eventRetries, { service: 'publisher', queue: 'publisher.due', event: 'post.due' })).toBe(2);
+    expect(sample(text, METRIC.eventRetries, { service: 'publisher', queue: 'publisher.due', event: 'post.due' })).toBe(
+      2,
+    );
     expect(sample(text, METRIC.eventDeadLetters, { queue: 'publisher.due', event: 'post.due' })).toBe(2);
     expect(sample(text, `${METRIC.eventHandlingDuration}_count`, { queue: 'publisher.due', outcome: 'ok' })).toBe(1);
     expect(sample(text, `${METRIC.eventHandlingDuration}_count`, { queue: 'publisher.due', outcome: 'retry' })).toBe(2);
@@ -142,7 +164,8 @@ test('when the bus reports to the metrics, then retries and dead letters of a co
     await bus.close();
     const admin = await connect(AMQP_URL);
     const ch = await admin.createChannel();
-    for (const q of ['publisher.due', 'publisher.due.dead', 'publisher.due.retry.20']) await ch.deleteQueue(`${namespace}.${q}`);
+    for (const q of ['publisher.due', 'publisher.due.dead', 'publisher.due.retry.20'])
+      await ch.deleteQueue(`${namespace}.${q}`);
     await ch.deleteExchange(`${namespace}.events`);
     await admin.close();
   }

@@ -2,7 +2,13 @@ import { BlockList } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /** Cloud instance metadata endpoints (AWS, GCP, Azure, Alibaba, Oracle), refused whatever range they fall in. */
-const METADATA_ADDRESSES = new Set(['169.254.169.254', 'fd00:ec2::254', '100.100.100.200', '168.63.129.16', '192.0.0.192']);
+const METADATA_ADDRESSES = new Set([
+  '169.254.169.254',
+  'fd00:ec2::254',
+  '100.100.100.200',
+  '168.63.129.16',
+  '192.0.0.192',
+]);
 
 /**
  * IPv4-compatible IPv6 addresses (::/96 but :: and ::1, deprecated by RFC 4291): some stacks
@@ -27,9 +33,15 @@ export interface AddressPolicy {
  */
 export function refusedAddress(address: string, policy: AddressPolicy): string | undefined {
   if (!ipaddr.isValid(address)) return 'not an IP address';
-  if (address.includes(':') && IPV4_COMPATIBLE.check(address, 'ipv6') && !UNSPECIFIED_OR_LOOPBACK.check(address, 'ipv6')) return 'a deprecated IPv4-compatible IPv6 address';
+  if (
+    address.includes(':') &&
+    IPV4_COMPATIBLE.check(address, 'ipv6') &&
+    !UNSPECIFIED_OR_LOOPBACK.check(address, 'ipv6')
+  )
+    return 'a deprecated IPv4-compatible IPv6 address';
   const ip = ipaddr.process(address);
-  if (METADATA_ADDRESSES.has(ip.toNormalizedString()) || METADATA_ADDRESSES.has(ip.toString())) return 'a cloud metadata address';
+  if (METADATA_ADDRESSES.has(ip.toNormalizedString()) || METADATA_ADDRESSES.has(ip.toString()))
+    return 'a cloud metadata address';
   const range = ip.range();
   if (range === 'unicast') return undefined;
   if (range === 'loopback' && policy.allowLoopback) return undefined;

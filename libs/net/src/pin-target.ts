@@ -22,7 +22,8 @@ export function parseTargetUrl(raw: string | URL): URL {
   } catch {
     throw new NetError('invalid_url', 'not a valid URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new NetError('invalid_url', 'only http and https URLs are allowed');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new NetError('invalid_url', 'only http and https URLs are allowed');
   if (url.username || url.password) throw new NetError('invalid_url', 'URLs with credentials in them are not allowed');
   if (!url.hostname) throw new NetError('invalid_url', 'the URL has no host');
   return url;

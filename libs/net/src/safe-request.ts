@@ -66,7 +66,8 @@ export async function openSafeRequest(target: string | URL, opts: SafeRequestOpt
       return { url, chain, address: pinned.address, status, headers: res.headers, body: res };
     }
     res.destroy();
-    if (chain.length > maxRedirects) throw new NetError('too_many_redirects', `more than ${maxRedirects} redirect${maxRedirects === 1 ? '' : 's'}`);
+    if (chain.length > maxRedirects)
+      throw new NetError('too_many_redirects', `more than ${maxRedirects} redirect${maxRedirects === 1 ? '' : 's'}`);
     let next: URL;
     try {
       next = parseTargetUrl(new URL(res.headers.location, url));
@@ -90,7 +91,10 @@ export interface BufferedResponse extends Omit<SafeResponse, 'body'> {
 }
 
 /** openSafeRequest, reading the body into memory up to `maxResponseBytes`: beyond it, fail (default) or keep the start. */
-export async function safeRequest(target: string | URL, opts: SafeRequestOptions & { maxResponseBytes: number; oversize?: 'fail' | 'truncate' }): Promise<BufferedResponse> {
+export async function safeRequest(
+  target: string | URL,
+  opts: SafeRequestOptions & { maxResponseBytes: number; oversize?: 'fail' | 'truncate' },
+): Promise<BufferedResponse> {
   const res = await openSafeRequest(target, opts);
   const tooLarge = () => new NetError('too_large', `the response is larger than ${opts.maxResponseBytes} bytes`);
   const declared = Number(res.headers['content-length']);
@@ -149,17 +153,36 @@ function send(
   if (msg.body !== undefined) headers['content-length'] = String(Buffer.byteLength(msg.body));
   return new Promise<IncomingMessage>((resolve, reject) => {
     const left = () => Math.max(1, deadline - Date.now());
-    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: msg.method, headers, lookup, agent: false });
+    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+      method: msg.method,
+      headers,
+      lookup,
+      agent: false,
+    });
     let response: IncomingMessage | undefined;
     const fail = (err: NetError) => (response ? response.destroy(err) : req.destroy(err));
-    const connectTimer = setTimeout(() => fail(new NetError('timeout', `connecting to ${url.host} timed out`)), Math.min(opts.connectTimeoutMs ?? opts.timeoutMs, left()));
-    const totalTimer = setTimeout(() => fail(new NetError('timeout', `${url.host} did not answer within ${opts.timeoutMs} ms`)), left());
-    req.on('socket', (socket) => socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer)));
-    req.setTimeout(opts.idleTimeoutMs ?? opts.timeoutMs, () => fail(new NetError('timeout', `${url.host} stopped answering`)));
+    const connectTimer = setTimeout(
+      () => fail(new NetError('timeout', `connecting to ${url.host} timed out`)),
+      Math.min(opts.connectTimeoutMs ?? opts.timeoutMs, left()),
+    );
+    const totalTimer = setTimeout(
+      () => fail(new NetError('timeout', `${url.host} did not answer within ${opts.timeoutMs} ms`)),
+      left(),
+    );
+    req.on('socket', (socket) =>
+      socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer)),
+    );
+    req.setTimeout(opts.idleTimeoutMs ?? opts.timeoutMs, () =>
+      fail(new NetError('timeout', `${url.host} stopped answering`)),
+    );
     req.on('error', (err) => {
       clearTimeout(connectTimer);
       clearTimeout(totalTimer);
-      reject(err instanceof NetError ? err : new NetError('connection_failed', `${url.host}: ${(err as NodeJS.ErrnoException).code ?? err.message}`));
+      reject(
+        err instanceof NetError
+          ? err
+          : new NetError('connection_failed', `${url.host}: ${(err as NodeJS.ErrnoException).code ?? err.message}`),
+      );
     });
     req.on('response', (res) => {
       response = res;

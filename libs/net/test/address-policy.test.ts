@@ -34,9 +34,12 @@ describe('address policy', () => {
     expect(refusedAddress(address, { allowLoopback: false })).toBe(`a ${why} address`);
   });
 
-  test.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('when the address %s is public, then it passes', (address) => {
-    expect(refusedAddress(address, { allowLoopback: false })).toBeUndefined();
-  });
+  test.each(['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
+    'when the address %s is public, then it passes',
+    (address) => {
+      expect(refusedAddress(address, { allowLoopback: false })).toBeUndefined();
+    },
+  );
 
   test('when loopback is allowed, then only loopback opens: private and metadata addresses stay refused', () => {
     expect(refusedAddress('127.0.0.1', { allowLoopback: true })).toBeUndefined();

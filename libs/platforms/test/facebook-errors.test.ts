@@ -1,7 +1,10 @@
 import { FACEBOOK_TOKEN_REASON, facebookErrorFromResponse } from '../src';
 
-const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => facebookErrorFromResponse({ status, headers: new Headers(headers), body });
-const meta = (code: number, extra: Record<string, unknown> = {}) => ({ error: { message: `(#${code}) Something`, type: 'OAuthException', code, ...extra } });
+const answer = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  facebookErrorFromResponse({ status, headers: new Headers(headers), body });
+const meta = (code: number, extra: Record<string, unknown> = {}) => ({
+  error: { message: `(#${code}) Something`, type: 'OAuthException', code, ...extra },
+});
 
 describe('mapping Facebook error answers', () => {
   test.each([
@@ -20,7 +23,11 @@ describe('mapping Facebook error answers', () => {
     ['code 368 (policy block)', meta(368), /blocked this Page.*few hours/],
     ['code 506 (duplicate)', meta(506), /duplicate.*change the text/],
     ['code 1609005 (link not scraped)', meta(1609005), /could not read the link/],
-    ['the reels limit', meta(9, { message: '(#9) The Page has reached the limit of 30 reels published through the API in 24 hours.' }), /30 API-published reels/],
+    [
+      'the reels limit',
+      meta(9, { message: '(#9) The Page has reached the limit of 30 reels published through the API in 24 hours.' }),
+      /30 API-published reels/,
+    ],
     ['code 100 without details', { error: { code: 100 } }, /without saying why/],
   ])('when Facebook answers %s, then the error is permanent with a readable reason', (_what, body, reason) => {
     const err = answer(400, body);
@@ -29,7 +36,12 @@ describe('mapping Facebook error answers', () => {
   });
 
   test('when the Page token is expired (190/463), then it is reported refused so it can be refreshed once', () => {
-    expect(answer(400, meta(190, { error_subcode: 463 }))).toMatchObject({ tokenRejected: true, transient: false, message: FACEBOOK_TOKEN_REASON, subcode: 463 });
+    expect(answer(400, meta(190, { error_subcode: 463 }))).toMatchObject({
+      tokenRejected: true,
+      transient: false,
+      message: FACEBOOK_TOKEN_REASON,
+      subcode: 463,
+    });
   });
 
   test('when the BUC header estimates minutes to regain access, then retryAfterMs follows it', () => {

@@ -2,7 +2,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PLATFORM_MEDIA_MAX } from '@postbus/contracts';
 import type { Resolver } from '@postbus/net';
-import { detectMediaKind, detectMediaKinds, INSTAGRAM_CAROUSEL_MAX, MediaReader, ownFileLinks, probeMedia, THREADS_CAROUSEL_MAX, TIKTOK_PHOTO_MAX, type MediaAccess } from '../src';
+import {
+  detectMediaKind,
+  detectMediaKinds,
+  INSTAGRAM_CAROUSEL_MAX,
+  MediaReader,
+  ownFileLinks,
+  probeMedia,
+  THREADS_CAROUSEL_MAX,
+  TIKTOK_PHOTO_MAX,
+  type MediaAccess,
+} from '../src';
 
 /**
  * The publisher reads links a post's author named: every read goes through @postbus/net, so a
@@ -22,14 +32,17 @@ beforeAll(async () => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     hits.push(`${req.method} ${path}`);
     if (path === '/to-private') return void res.writeHead(302, { location: 'http://10.0.0.1/inside' }).end();
-    if (path === '/to-metadata') return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+    if (path === '/to-metadata')
+      return void res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
     if (path === '/photo') {
       // held a moment, so requests sent together overlap
       inFlight++;
       mostInFlight = Math.max(mostInFlight, inFlight);
       return void setTimeout(() => {
         inFlight--;
-        res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': 10 }).end(req.method === 'HEAD' ? undefined : Buffer.alloc(10));
+        res
+          .writeHead(200, { 'content-type': 'image/jpeg', 'content-length': 10 })
+          .end(req.method === 'HEAD' ? undefined : Buffer.alloc(10));
       }, 100);
     }
     res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': 1000 });
@@ -44,7 +57,11 @@ afterAll(() => new Promise((resolve) => server.close(resolve)));
 /** The host of these tests stands for a public one. */
 const local: MediaAccess = { allowLoopback: true };
 const strict: MediaAccess = { allowLoopback: false };
-const refused = { transient: false, code: 'media_url_refused', message: expect.stringContaining('points at an address Postbus does not fetch from') };
+const refused = {
+  transient: false,
+  code: 'media_url_refused',
+  message: expect.stringContaining('points at an address Postbus does not fetch from'),
+};
 
 /** Every way the publisher reads a link: its size, its bytes, its kind. */
 async function expectEveryReadRefused(url: string, access: MediaAccess, secrets: string[] = []) {
@@ -70,9 +87,12 @@ describe('links that are not read at all', () => {
     ['a gopher: link', 'gopher://127.0.0.1:6379/_INFO'],
     ['credentials in the link', 'http://admin:secret@127.0.0.1:1/v'],
     ['not a link at all', 'not a url'],
-  ])('when the media link is %s, then every read is refused as media_url_refused and nothing is requested', async (_what, url) => {
-    await expectEveryReadRefused(url.replace(':1/', `:${port}/`), local, ['secret', 'admin']);
-  });
+  ])(
+    'when the media link is %s, then every read is refused as media_url_refused and nothing is requested',
+    async (_what, url) => {
+      await expectEveryReadRefused(url.replace(':1/', `:${port}/`), local, ['secret', 'admin']);
+    },
+  );
 });
 
 describe('links that point inside the network', () => {
@@ -93,14 +113,20 @@ describe('links that point inside the network', () => {
 
   test('when a host name resolves inside the network (a cluster service name), then it is refused, naming neither name nor address', async () => {
     const resolve: Resolver = async () => [{ address: '10.96.0.12', family: 4 }];
-    await expectEveryReadRefused('http://media.postbus.svc.cluster.local:3002/files/x', { ...local, resolve }, ['cluster.local', '10.96.0.12', '3002']);
+    await expectEveryReadRefused('http://media.postbus.svc.cluster.local:3002/files/x', { ...local, resolve }, [
+      'cluster.local',
+      '10.96.0.12',
+      '3002',
+    ]);
   });
 
   test('when an allowed link redirects inside the network, then the redirect is judged again and refused', async () => {
     for (const path of ['/to-private', '/to-metadata']) {
       const before = hits.length;
       await expect(probeMedia(`${base}${path}`, { platform: 'youtube', access: local })).rejects.toMatchObject(refused);
-      await expect(MediaReader.open(`${base}${path}`, 0, { platform: 'youtube', access: local })).rejects.toMatchObject(refused);
+      await expect(MediaReader.open(`${base}${path}`, 0, { platform: 'youtube', access: local })).rejects.toMatchObject(
+        refused,
+      );
       expect(hits.slice(before)).toEqual([`HEAD ${path}`, `GET ${path}`]);
     }
   });
@@ -109,7 +135,10 @@ describe('links that point inside the network', () => {
 describe('our own signed file links', () => {
   test('when the link is a signed file link of our own base URL, then it is read wherever that resolves; any other path there is not', async () => {
     const access: MediaAccess = { allowLoopback: false, trusted: ownFileLinks([base]) };
-    expect(await probeMedia(`${base}/files/med_1?expires=1&sig=abc`, { platform: 'youtube', access })).toEqual({ size: 1000, contentType: 'video/mp4' });
+    expect(await probeMedia(`${base}/files/med_1?expires=1&sig=abc`, { platform: 'youtube', access })).toEqual({
+      size: 1000,
+      contentType: 'video/mp4',
+    });
     await expectEveryReadRefused(`${base}/internal/admin`, access);
     await expectEveryReadRefused(`${base}/files/med_1/more`, access);
     await expectEveryReadRefused(`${base}/files/`, access);
@@ -137,18 +166,28 @@ describe('detecting the kind of many links', () => {
   });
 
   test('when one of the links is refused, then the detection fails with the refusal rather than guessing', async () => {
-    await expect(detectMediaKinds([`${base}/photo`, 'http://10.0.0.1/photo'], { platform: 'facebook', access: local })).rejects.toMatchObject(refused);
+    await expect(
+      detectMediaKinds([`${base}/photo`, 'http://10.0.0.1/photo'], { platform: 'facebook', access: local }),
+    ).rejects.toMatchObject(refused);
   });
 
   test('when a link names its kind by its extension, then no request is sent for it', async () => {
     const before = hits.length;
-    expect(await detectMediaKinds([`${base}/a.jpg`, `${base}/b.mp4`], { platform: 'threads', access: local })).toEqual(['image', 'video']);
+    expect(await detectMediaKinds([`${base}/a.jpg`, `${base}/b.mp4`], { platform: 'threads', access: local })).toEqual([
+      'image',
+      'video',
+    ]);
     expect(hits.length).toBe(before);
   });
 });
 
 describe('item caps', () => {
   test('when posts refuses a post for its number of media items, then it uses the caps the platform clients hold', () => {
-    expect(PLATFORM_MEDIA_MAX).toMatchObject({ instagram: INSTAGRAM_CAROUSEL_MAX, threads: THREADS_CAROUSEL_MAX, tiktok: TIKTOK_PHOTO_MAX, youtube: 1 });
+    expect(PLATFORM_MEDIA_MAX).toMatchObject({
+      instagram: INSTAGRAM_CAROUSEL_MAX,
+      threads: THREADS_CAROUSEL_MAX,
+      tiktok: TIKTOK_PHOTO_MAX,
+      youtube: 1,
+    });
   });
 });

@@ -30,16 +30,28 @@ beforeAll(async () => {
     if (url.pathname.startsWith('/upload/')) {
       // reads the whole body, then answers at once (…/answer) or never (…/held)
       req.resume();
-      return void req.on('end', () => url.pathname.endsWith('/answer') && res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"vid_1"}'));
+      return void req.on(
+        'end',
+        () =>
+          url.pathname.endsWith('/answer') &&
+          res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"vid_1"}'),
+      );
     }
     const range = /bytes=(\d+)-(\d*)/.exec(req.headers.range ?? '');
     if (range && honoursRange) {
       const start = Number(range[1]);
       const end = range[2] ? Number(range[2]) : bytes.length - 1;
-      res.writeHead(206, { 'content-type': 'video/mp4', 'content-range': `bytes ${start}-${end}/${bytes.length}`, 'content-length': end - start + 1 });
+      res.writeHead(206, {
+        'content-type': 'video/mp4',
+        'content-range': `bytes ${start}-${end}/${bytes.length}`,
+        'content-length': end - start + 1,
+      });
       return void res.end(req.method === 'HEAD' ? undefined : bytes.subarray(start, end + 1));
     }
-    res.writeHead(200, { 'content-type': 'video/mp4; codecs=avc1', ...(url.pathname !== '/no-length' && { 'content-length': bytes.length }) });
+    res.writeHead(200, {
+      'content-type': 'video/mp4; codecs=avc1',
+      ...(url.pathname !== '/no-length' && { 'content-length': bytes.length }),
+    });
     if (req.method === 'HEAD') return void res.end();
     // in small pieces, so chunk boundaries fall inside them
     for (let i = 0; i < bytes.length; i += 777) res.write(bytes.subarray(i, i + 777));
@@ -58,7 +70,10 @@ async function read(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
 
 describe('reading media for upload', () => {
   test('when the media answers HEAD with a length, then size and type come from it', async () => {
-    expect(await probeMedia(`${base}/v`, { platform: 'tiktok', access: local })).toEqual({ size: 10_000, contentType: 'video/mp4' });
+    expect(await probeMedia(`${base}/v`, { platform: 'tiktok', access: local })).toEqual({
+      size: 10_000,
+      contentType: 'video/mp4',
+    });
   });
 
   test('when HEAD has no length, then a one-byte Range request tells the size', async () => {
@@ -66,7 +81,9 @@ describe('reading media for upload', () => {
   });
 
   test('when the media is missing, then the error is permanent and names the host only', async () => {
-    await expect(probeMedia(`${base}/missing?sig=secret`, { platform: 'youtube', access: local })).rejects.toMatchObject({ transient: false, message: expect.not.stringContaining('secret') });
+    await expect(
+      probeMedia(`${base}/missing?sig=secret`, { platform: 'youtube', access: local }),
+    ).rejects.toMatchObject({ transient: false, message: expect.not.stringContaining('secret') });
   });
 
   test('when the bytes are read in chunks, then each chunk has exactly its length and together they are the file', async () => {
@@ -123,10 +140,21 @@ describe('uploading a streamed body', () => {
       },
     });
   };
-  const chunk = (path: string, body: ReadableStream<Uint8Array>) => ({ sessionUrl: `${base}${path}`, first: 0, last: 299, total: 300, contentType: 'video/mp4', body, timeoutMs: 60_000, answerTimeoutMs: 150 });
+  const chunk = (path: string, body: ReadableStream<Uint8Array>) => ({
+    sessionUrl: `${base}${path}`,
+    first: 0,
+    last: 299,
+    total: 300,
+    contentType: 'video/mp4',
+    body,
+    timeoutMs: 60_000,
+    answerTimeoutMs: 150,
+  });
 
   test('when the platform holds its answer after the last byte, then the upload fails as a transient timeout long before its own deadline (the retry asks the session how far it got)', async () => {
-    await expect(putYouTubeChunk({ uploadBaseUrl: base, accessToken: 't' }, chunk('/upload/held', slowBody(3, 0)))).rejects.toMatchObject({ transient: true, code: 'timeout' });
+    await expect(
+      putYouTubeChunk({ uploadBaseUrl: base, accessToken: 't' }, chunk('/upload/held', slowBody(3, 0))),
+    ).rejects.toMatchObject({ transient: true, code: 'timeout' });
   });
 
   /** 100 bytes, then the media's own failure, as a MediaReader's chunk fails when its source breaks off. */
@@ -134,21 +162,50 @@ describe('uploading a streamed body', () => {
     let sent = false;
     return new ReadableStream<Uint8Array>({
       pull(out) {
-        if (sent) return out.error(new PlatformError('The media could not be read: the connection to media.example failed.', { platform: 'youtube', transient: true, code: 'media_unreachable' }));
+        if (sent)
+          return out.error(
+            new PlatformError('The media could not be read: the connection to media.example failed.', {
+              platform: 'youtube',
+              transient: true,
+              code: 'media_unreachable',
+            }),
+          );
         sent = true;
         out.enqueue(new Uint8Array(100));
       },
     });
   };
-  const brokenRead = { transient: true, code: 'media_unreachable', message: expect.stringMatching(/^The media could not be read/) };
+  const brokenRead = {
+    transient: true,
+    code: 'media_unreachable',
+    message: expect.stringMatching(/^The media could not be read/),
+  };
 
-  test('when the media breaks off while a chunk is sent, then the upload fails with the media\'s reason, not as a failed call to the platform', async () => {
-    await expect(putYouTubeChunk({ uploadBaseUrl: base, accessToken: 't' }, chunk('/upload/answer', brokenSource()))).rejects.toMatchObject(brokenRead);
-    await expect(putTikTokChunk({ uploadUrl: `${base}/upload/answer`, first: 0, last: 299, total: 300, contentType: 'video/mp4', body: brokenSource() })).rejects.toMatchObject(brokenRead);
-    await expect(uploadFacebookReel({ baseUrl: base, accessToken: 't' }, { uploadUrl: `${base}/upload/answer`, fileSize: 300, offset: 0, body: brokenSource() })).rejects.toMatchObject(brokenRead);
+  test("when the media breaks off while a chunk is sent, then the upload fails with the media's reason, not as a failed call to the platform", async () => {
+    await expect(
+      putYouTubeChunk({ uploadBaseUrl: base, accessToken: 't' }, chunk('/upload/answer', brokenSource())),
+    ).rejects.toMatchObject(brokenRead);
+    await expect(
+      putTikTokChunk({
+        uploadUrl: `${base}/upload/answer`,
+        first: 0,
+        last: 299,
+        total: 300,
+        contentType: 'video/mp4',
+        body: brokenSource(),
+      }),
+    ).rejects.toMatchObject(brokenRead);
+    await expect(
+      uploadFacebookReel(
+        { baseUrl: base, accessToken: 't' },
+        { uploadUrl: `${base}/upload/answer`, fileSize: 300, offset: 0, body: brokenSource() },
+      ),
+    ).rejects.toMatchObject(brokenRead);
   });
 
   test('when sending the bytes takes longer than the answer deadline, then only the wait after the last byte counts against it', async () => {
-    await expect(putYouTubeChunk({ uploadBaseUrl: base, accessToken: 't' }, chunk('/upload/answer', slowBody(3, 250)))).resolves.toEqual({ kind: 'complete', videoId: 'vid_1' });
+    await expect(
+      putYouTubeChunk({ uploadBaseUrl: base, accessToken: 't' }, chunk('/upload/answer', slowBody(3, 250))),
+    ).resolves.toEqual({ kind: 'complete', videoId: 'vid_1' });
   });
 });

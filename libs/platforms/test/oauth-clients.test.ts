@@ -21,7 +21,11 @@ beforeAll(async () => {
   // These tests refresh tokens just issued; the 24-hour minimum age of Instagram and Threads
   // refreshes has its own tests (services/sandbox/test/platform-rules.test.ts).
   for (const platform of ['instagram', 'threads']) {
-    const res = await fetch(`${sandbox.url}/__sandbox/oauth/settings`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platform, refreshMinAgeSec: 0 }) });
+    const res = await fetch(`${sandbox.url}/__sandbox/oauth/settings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ platform, refreshMinAgeSec: 0 }),
+    });
     if (!res.ok) throw new Error(`sandbox settings: ${res.status} ${await res.text()}`);
   }
 });
@@ -29,16 +33,35 @@ afterAll(() => sandbox.close());
 
 function clients(base = sandbox.url): Record<string, PlatformOAuthClient> {
   return {
-    instagram: instagramOAuth({ ...app, authorizeUrl: `${base}/instagram/oauth/authorize`, tokenUrl: `${base}/instagram/oauth/access_token`, graphUrl: `${base}/instagram` }),
+    instagram: instagramOAuth({
+      ...app,
+      authorizeUrl: `${base}/instagram/oauth/authorize`,
+      tokenUrl: `${base}/instagram/oauth/access_token`,
+      graphUrl: `${base}/instagram`,
+    }),
     facebook: facebookOAuth({ ...app, authorizeUrl: `${base}/facebook/dialog/oauth`, graphUrl: `${base}/facebook` }),
-    threads: threadsOAuth({ ...app, authorizeUrl: `${base}/threads/oauth/authorize`, graphUrl: `${base}/threads`, apiUrl: `${base}/threads/v1.0` }),
+    threads: threadsOAuth({
+      ...app,
+      authorizeUrl: `${base}/threads/oauth/authorize`,
+      graphUrl: `${base}/threads`,
+      apiUrl: `${base}/threads/v1.0`,
+    }),
     tiktok: tiktokOAuth({ ...app, authorizeUrl: `${base}/tiktok/v2/auth/authorize/`, apiUrl: `${base}/tiktok` }),
-    youtube: youtubeOAuth({ ...app, authorizeUrl: `${base}/google/o/oauth2/v2/auth`, tokenUrl: `${base}/google/token`, apiUrl: `${base}/youtube/v3` }),
+    youtube: youtubeOAuth({
+      ...app,
+      authorizeUrl: `${base}/google/o/oauth2/v2/auth`,
+      tokenUrl: `${base}/google/token`,
+      apiUrl: `${base}/youtube/v3`,
+    }),
   };
 }
 
 async function sandboxUser(platform: string, handle: string): Promise<{ userId: string; accessToken: string }> {
-  const res = await fetch(`${sandbox.url}/__sandbox/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platform, handle }) });
+  const res = await fetch(`${sandbox.url}/__sandbox/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ platform, handle }),
+  });
   return (await res.json()) as { userId: string; accessToken: string };
 }
 
@@ -46,7 +69,8 @@ async function sandboxUser(platform: string, handle: string): Promise<{ userId: 
 async function approve(authorizeUrl: string, accounts: string[]): Promise<string> {
   const html = await (await fetch(authorizeUrl)).text();
   const form = new URLSearchParams();
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) form.set(m[1], m[2].replace(/&amp;/g, '&'));
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g))
+    form.set(m[1], m[2].replace(/&amp;/g, '&'));
   for (const a of accounts) form.append('account', a);
   form.set('decision', 'approve');
   const res = await fetch(authorizeUrl, { method: 'POST', body: form, redirect: 'manual' });
@@ -71,26 +95,41 @@ async function errorOf(p: Promise<unknown>): Promise<OAuthError> {
 }
 
 describe('a whole grant, platform by platform', () => {
-  test.each(['instagram', 'threads', 'tiktok', 'youtube'])('when a %s account consents, then the client reads it and can refresh its token', async (platform) => {
-    const user = await sandboxUser(platform, `${platform}_fan`);
-    const client = clients()[platform];
+  test.each(['instagram', 'threads', 'tiktok', 'youtube'])(
+    'when a %s account consents, then the client reads it and can refresh its token',
+    async (platform) => {
+      const user = await sandboxUser(platform, `${platform}_fan`);
+      const client = clients()[platform];
 
-    const { tokens, accounts } = await connect(client, [user.userId]);
-    const refreshed = await client.refresh(accounts[0].credentials);
+      const { tokens, accounts } = await connect(client, [user.userId]);
+      const refreshed = await client.refresh(accounts[0].credentials);
 
-    expect(accounts).toHaveLength(1);
-    expect(accounts[0]).toMatchObject({ platformUserId: user.userId, profileUrl: expect.stringMatching(/^https:\/\//) });
-    expect(accounts[0].handle.toLowerCase()).toBe(`${platform}_fan`);
-    expect(tokens.expiresAt!.getTime()).toBeGreaterThan(Date.now());
-    expect(refreshed.accessToken).not.toBe(tokens.accessToken);
-    expect(refreshed.expiresAt!.getTime()).toBeGreaterThan(Date.now());
-  });
+      expect(accounts).toHaveLength(1);
+      expect(accounts[0]).toMatchObject({
+        platformUserId: user.userId,
+        profileUrl: expect.stringMatching(/^https:\/\//),
+      });
+      expect(accounts[0].handle.toLowerCase()).toBe(`${platform}_fan`);
+      expect(tokens.expiresAt!.getTime()).toBeGreaterThan(Date.now());
+      expect(refreshed.accessToken).not.toBe(tokens.accessToken);
+      expect(refreshed.expiresAt!.getTime()).toBeGreaterThan(Date.now());
+    },
+  );
 
   test('when the authorize links are built, then PKCE (S256) goes only to TikTok and YouTube, and each carries the state', () => {
     const all = clients();
-    const urls = Object.fromEntries(Object.entries(all).map(([p, c]) => [p, new URL(c.authorizeUrl({ redirectUri: REDIRECT, state: 'st-9', codeChallenge: c.pkce ? 'chal' : undefined }))]));
+    const urls = Object.fromEntries(
+      Object.entries(all).map(([p, c]) => [
+        p,
+        new URL(c.authorizeUrl({ redirectUri: REDIRECT, state: 'st-9', codeChallenge: c.pkce ? 'chal' : undefined })),
+      ]),
+    );
 
-    expect(Object.entries(all).filter(([, c]) => c.pkce).map(([p]) => p)).toEqual(['tiktok', 'youtube']);
+    expect(
+      Object.entries(all)
+        .filter(([, c]) => c.pkce)
+        .map(([p]) => p),
+    ).toEqual(['tiktok', 'youtube']);
     expect(urls.tiktok.searchParams.get('client_key')).toBe(app.clientId);
     expect(urls.tiktok.searchParams.get('code_challenge_method')).toBe('S256');
     expect(urls.youtube.searchParams.get('access_type')).toBe('offline');
@@ -103,13 +142,38 @@ describe('a whole grant, platform by platform', () => {
 
   test('when the authorize links are built, then each asks for publishing and for what auto-reply and insights need on that platform', () => {
     const all = clients();
-    const scopes = (p: keyof typeof all) => new URL(all[p].authorizeUrl({ redirectUri: REDIRECT, state: 's', codeChallenge: all[p].pkce ? 'chal' : undefined })).searchParams.get('scope')!.split(/[ ,]/);
-    expect(scopes('instagram')).toEqual(expect.arrayContaining(['instagram_business_content_publish', 'instagram_business_manage_comments', 'instagram_business_manage_insights']));
-    expect(scopes('facebook')).toEqual(expect.arrayContaining(['pages_manage_posts', 'pages_manage_engagement', 'read_insights']));
+    const scopes = (p: keyof typeof all) =>
+      new URL(
+        all[p].authorizeUrl({ redirectUri: REDIRECT, state: 's', codeChallenge: all[p].pkce ? 'chal' : undefined }),
+      ).searchParams
+        .get('scope')!
+        .split(/[ ,]/);
+    expect(scopes('instagram')).toEqual(
+      expect.arrayContaining([
+        'instagram_business_content_publish',
+        'instagram_business_manage_comments',
+        'instagram_business_manage_insights',
+      ]),
+    );
+    expect(scopes('facebook')).toEqual(
+      expect.arrayContaining(['pages_manage_posts', 'pages_manage_engagement', 'read_insights']),
+    );
     expect(scopes('facebook')).not.toContain('publish_video'); // Live Video's permission, not needed for Page videos or reels
-    expect(scopes('threads')).toEqual(expect.arrayContaining(['threads_content_publish', 'threads_read_replies', 'threads_manage_replies', 'threads_manage_insights']));
+    expect(scopes('threads')).toEqual(
+      expect.arrayContaining([
+        'threads_content_publish',
+        'threads_read_replies',
+        'threads_manage_replies',
+        'threads_manage_insights',
+      ]),
+    );
     expect(scopes('tiktok')).toEqual(expect.arrayContaining(['video.publish', 'video.list']));
-    expect(scopes('youtube')).toEqual(expect.arrayContaining(['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly']));
+    expect(scopes('youtube')).toEqual(
+      expect.arrayContaining([
+        'https://www.googleapis.com/auth/youtube.upload',
+        'https://www.googleapis.com/auth/youtube.readonly',
+      ]),
+    );
   });
 
   test('when a TikTok token is refreshed, then the rotated refresh token comes back; a YouTube refresh keeps the stored one', async () => {
@@ -141,21 +205,28 @@ describe('a whole grant, platform by platform', () => {
 });
 
 describe('how failures are told apart', () => {
-  test.each(['instagram', 'threads', 'tiktok', 'youtube', 'facebook'])('when the %s account was revoked, then the refresh is a definitive refusal', async (platform) => {
-    const user = await sandboxUser(platform, `${platform}_gone`);
-    const { accounts } = await connect(clients()[platform], [user.userId]);
-    await fetch(`${sandbox.url}/__sandbox/users/${user.userId}/revoke`, { method: 'POST' });
+  test.each(['instagram', 'threads', 'tiktok', 'youtube', 'facebook'])(
+    'when the %s account was revoked, then the refresh is a definitive refusal',
+    async (platform) => {
+      const user = await sandboxUser(platform, `${platform}_gone`);
+      const { accounts } = await connect(clients()[platform], [user.userId]);
+      await fetch(`${sandbox.url}/__sandbox/users/${user.userId}/revoke`, { method: 'POST' });
 
-    const err = await errorOf(clients()[platform].refresh(accounts[0].credentials));
+      const err = await errorOf(clients()[platform].refresh(accounts[0].credentials));
 
-    expect(err).toBeInstanceOf(OAuthError);
-    expect(err).toMatchObject({ tokenRefused: true, transient: false, platform });
-    expect(err.message).toMatch(/reconnected/);
-  });
+      expect(err).toBeInstanceOf(OAuthError);
+      expect(err).toMatchObject({ tokenRefused: true, transient: false, platform });
+      expect(err.message).toMatch(/reconnected/);
+    },
+  );
 
   test('when the token endpoint answers 503, then the refresh failure is transient and not a refusal', async () => {
     const { accounts } = await connect(clients().youtube, [(await sandboxUser('youtube', 'busy')).userId]);
-    await fetch(`${sandbox.url}/__sandbox/oauth/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platform: 'youtube', status: 503 }) });
+    await fetch(`${sandbox.url}/__sandbox/oauth/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ platform: 'youtube', status: 503 }),
+    });
 
     const err = await errorOf(clients().youtube.refresh(accounts[0].credentials));
 
@@ -166,15 +237,25 @@ describe('how failures are told apart', () => {
     const closed = await startSandbox({ port: 0 });
     await closed.close();
 
-    const err = await errorOf(clients(closed.url).tiktok.refresh({ platformUserId: '1', accessToken: 'a', refreshToken: 'r', expiresAt: null }));
+    const err = await errorOf(
+      clients(closed.url).tiktok.refresh({ platformUserId: '1', accessToken: 'a', refreshToken: 'r', expiresAt: null }),
+    );
 
     expect(err).toMatchObject({ transient: true, tokenRefused: false, code: 'network_error' });
   });
 
   test('when the app credentials are refused, then it is neither transient nor a refusal of the token', async () => {
-    const client = youtubeOAuth({ clientId: 'postbus-test', clientSecret: '', authorizeUrl: `${sandbox.url}/google/o/oauth2/v2/auth`, tokenUrl: `${sandbox.url}/google/token`, apiUrl: `${sandbox.url}/youtube/v3` });
+    const client = youtubeOAuth({
+      clientId: 'postbus-test',
+      clientSecret: '',
+      authorizeUrl: `${sandbox.url}/google/o/oauth2/v2/auth`,
+      tokenUrl: `${sandbox.url}/google/token`,
+      apiUrl: `${sandbox.url}/youtube/v3`,
+    });
 
-    const err = await errorOf(client.refresh({ platformUserId: '1', accessToken: 'a', refreshToken: 'r', expiresAt: null }));
+    const err = await errorOf(
+      client.refresh({ platformUserId: '1', accessToken: 'a', refreshToken: 'r', expiresAt: null }),
+    );
 
     expect(err).toMatchObject({ transient: false, tokenRefused: false, code: 'invalid_client', status: 401 });
   });

@@ -50,18 +50,31 @@ describe('mapping Threads error answers', () => {
     ['code 9 (publishing limit)', 400, meta(9), /limit of API-published posts.*later/],
     ['code 368 (policy block)', 400, meta(368), /blocked.*few hours/],
     ['code 506 (duplicate)', 400, meta(506), /duplicate.*change the text/],
-    ['code 100 with a user message', 400, meta(100, { error_user_msg: 'The image is too large' }), 'Threads refused the post: The image is too large.'],
-    ['code 100 with only a message', 400, meta(100, { message: '(#100) Param image_url is required' }), 'Threads refused the post: Param image_url is required.'],
+    [
+      'code 100 with a user message',
+      400,
+      meta(100, { error_user_msg: 'The image is too large' }),
+      'Threads refused the post: The image is too large.',
+    ],
+    [
+      'code 100 with only a message',
+      400,
+      meta(100, { message: '(#100) Param image_url is required' }),
+      'Threads refused the post: Param image_url is required.',
+    ],
     ['the link limit', 400, meta(100, { message: '(#100) THREADS_API__LINK_LIMIT_EXCEEDED' }), /more than 5 links/],
     ['code 100 without any message', 400, { error: { code: 100 } }, /without saying why.*check/],
     ['HTTP 404 with HTML', 404, '<html>Not found</html>', /base URL/],
-  ])('when Threads answers %s, then the error is permanent with a reason a person can act on', (_what, status, body, reason) => {
-    const err = answer(status, body);
-    expect(err.transient).toBe(false);
-    if (typeof reason === 'string') expect(err.message).toBe(reason);
-    else expect(err.message).toMatch(reason);
-    expectReadable(err);
-  });
+  ])(
+    'when Threads answers %s, then the error is permanent with a reason a person can act on',
+    (_what, status, body, reason) => {
+      const err = answer(status, body);
+      expect(err.transient).toBe(false);
+      if (typeof reason === 'string') expect(err.message).toBe(reason);
+      else expect(err.message).toMatch(reason);
+      expectReadable(err);
+    },
+  );
 
   test('when the code and subcode come back, then they are kept for logs', () => {
     const err = answer(400, meta(190, { error_subcode: 460 }));
@@ -73,7 +86,10 @@ describe('mapping Threads error answers', () => {
   });
 
   test('when X-Business-Use-Case-Usage estimates minutes to regain access, then retryAfterMs takes the largest', () => {
-    const buc = JSON.stringify({ a: [{ estimated_time_to_regain_access: 2 }], b: [{ estimated_time_to_regain_access: 5 }] });
+    const buc = JSON.stringify({
+      a: [{ estimated_time_to_regain_access: 2 }],
+      b: [{ estimated_time_to_regain_access: 5 }],
+    });
     expect(answer(400, meta(80002), { 'x-business-use-case-usage': buc }).retryAfterMs).toBe(300_000);
   });
 

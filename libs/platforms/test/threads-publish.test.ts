@@ -9,7 +9,7 @@ type Script = (method: string, url: URL, body: URLSearchParams) => Response | Pr
 
 function scripted(script: Script) {
   const calls: string[] = [];
-  const fetchImpl = (async (input: string | URL | Request, init?: RequestInit) => {
+  const fetchImpl = (async (input: string | URL, init?: RequestInit) => {
     const url = new URL(String(input));
     const method = init?.method ?? 'GET';
     calls.push(`${method} ${url.pathname}${url.search}`);
@@ -19,21 +19,36 @@ function scripted(script: Script) {
   return { calls, fetchImpl };
 }
 
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** A Threads that answers every step successfully, with an override hook per step. */
 function happyThreads(override: Partial<Record<'create' | 'status' | 'publish' | 'permalink', Script>> = {}): Script {
   let next = 100;
   return (method, url, body) => {
-    if (method === 'POST' && url.pathname.endsWith('/threads')) return override.create?.(method, url, body) ?? json({ id: String(next++) });
-    if (method === 'POST' && url.pathname.endsWith('/threads_publish')) return override.publish?.(method, url, body) ?? json({ id: 'm1' });
-    if (url.searchParams.get('fields') === 'status,error_message') return override.status?.(method, url, body) ?? json({ status: 'FINISHED' });
-    return override.permalink?.(method, url, body) ?? json({ id: 'm1', permalink: 'https://www.threads.net/@u/post/abc' });
+    if (method === 'POST' && url.pathname.endsWith('/threads'))
+      return override.create?.(method, url, body) ?? json({ id: String(next++) });
+    if (method === 'POST' && url.pathname.endsWith('/threads_publish'))
+      return override.publish?.(method, url, body) ?? json({ id: 'm1' });
+    if (url.searchParams.get('fields') === 'status,error_message')
+      return override.status?.(method, url, body) ?? json({ status: 'FINISHED' });
+    return (
+      override.permalink?.(method, url, body) ?? json({ id: 'm1', permalink: 'https://www.threads.net/@u/post/abc' })
+    );
   };
 }
 
 function options(fetchImpl: typeof fetch, overrides: Partial<PublishToThreadsOptions> = {}): PublishToThreadsOptions {
-  return { baseUrl: 'https://graph.example/v1.0/', userId: 'u1', accessToken: 'tok', text: 'hi', mediaUrls: [], fetchImpl, pollIntervalMs: 1, ...overrides };
+  return {
+    baseUrl: 'https://graph.example/v1.0/',
+    userId: 'u1',
+    accessToken: 'tok',
+    text: 'hi',
+    mediaUrls: [],
+    fetchImpl,
+    pollIntervalMs: 1,
+    ...overrides,
+  };
 }
 
 async function errorOf(promise: Promise<unknown>): Promise<any> {
@@ -54,15 +69,23 @@ describe('publishToThreads against a scripted Threads', () => {
       return fetchImpl(input, init);
     };
 
-    const result = await publishToThreads(options(recording, { mediaUrls: ['https://c/a.jpg', 'https://c/b.MOV?x=1'] }));
+    const result = await publishToThreads(
+      options(recording, { mediaUrls: ['https://c/a.jpg', 'https://c/b.MOV?x=1'] }),
+    );
 
-    expect(result).toEqual({ platformPostId: 'm1', permalink: 'https://www.threads.net/@u/post/abc', containerId: '102' });
+    expect(result).toEqual({
+      platformPostId: 'm1',
+      permalink: 'https://www.threads.net/@u/post/abc',
+      containerId: '102',
+    });
     expect(bodies).toEqual([
       'media_type=IMAGE&image_url=https%3A%2F%2Fc%2Fa.jpg&is_carousel_item=true',
       'media_type=VIDEO&video_url=https%3A%2F%2Fc%2Fb.MOV%3Fx%3D1&is_carousel_item=true',
       'media_type=CAROUSEL&children=100%2C101&text=hi',
     ]);
-    expect(calls.filter((c) => c.startsWith('POST /v1.0/u1/threads_publish'))).toEqual(['POST /v1.0/u1/threads_publish?creation_id=102']);
+    expect(calls.filter((c) => c.startsWith('POST /v1.0/u1/threads_publish'))).toEqual([
+      'POST /v1.0/u1/threads_publish?creation_id=102',
+    ]);
   });
 
   test('when the connection is refused at creation, then the error is transient and nothing can have been published', async () => {
@@ -80,7 +103,9 @@ describe('publishToThreads against a scripted Threads', () => {
     const { fetchImpl } = scripted(
       happyThreads({
         publish: () => {
-          throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+          throw new TypeError('fetch failed', {
+            cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+          });
         },
       }),
     );
@@ -91,7 +116,11 @@ describe('publishToThreads against a scripted Threads', () => {
   });
 
   test('when the publish call is refused with a Meta error, then the outcome is known (not published)', async () => {
-    const { fetchImpl } = scripted(happyThreads({ publish: () => json({ error: { code: 4, message: '(#4) Application request limit reached' } }, 400) }));
+    const { fetchImpl } = scripted(
+      happyThreads({
+        publish: () => json({ error: { code: 4, message: '(#4) Application request limit reached' } }, 400),
+      }),
+    );
 
     const err = await errorOf(publishToThreads(options(fetchImpl)));
 

@@ -5,7 +5,9 @@ import { THREADS_TEXT_MAX, threadsTextLength } from '../src';
 function byGraphemes(text: string): number {
   let length = 0;
   for (const { segment } of new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(text)) {
-    length += /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u.test(segment) ? Buffer.byteLength(segment, 'utf8') : [...segment].length;
+    length += /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20E3/u.test(segment)
+      ? Buffer.byteLength(segment, 'utf8')
+      : [...segment].length;
   }
   return length;
 }
@@ -28,7 +30,13 @@ describe('threadsTextLength', () => {
   });
 
   test('when any text is counted, then the answer is the grapheme-by-grapheme count', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), (a, b) => threadsTextLength(a + b) === byGraphemes(a + b)));
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme', maxLength: 40 }),
+        fc.string({ unit: 'binary', maxLength: 40 }),
+        (a, b) => threadsTextLength(a + b) === byGraphemes(a + b),
+      ),
+    );
   });
 
   test('when the limit is asked, then it is 500', () => {

@@ -1,7 +1,10 @@
 import { YOUTUBE_TOKEN_REASON, msUntilPacificMidnight, youtubeErrorFromResponse, youtubeMetadata } from '../src';
 
-const google = (code: number, reason: string, message = 'Something') => ({ error: { code, message, errors: [{ message, domain: 'youtube.video', reason }] } });
-const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => youtubeErrorFromResponse(status, new Headers(headers), body, Date.parse('2026-05-01T20:00:00Z'));
+const google = (code: number, reason: string, message = 'Something') => ({
+  error: { code, message, errors: [{ message, domain: 'youtube.video', reason }] },
+});
+const answer = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  youtubeErrorFromResponse(status, new Headers(headers), body, Date.parse('2026-05-01T20:00:00Z'));
 
 describe('mapping YouTube error answers', () => {
   test('when the project quota is exceeded, then the error is transient and waits for midnight Pacific', () => {
@@ -31,7 +34,11 @@ describe('mapping YouTube error answers', () => {
   });
 
   test('when the token is refused (401), then it is reported refused so it can be refreshed once', () => {
-    expect(answer(401, google(401, 'authError'))).toMatchObject({ tokenRejected: true, transient: false, message: YOUTUBE_TOKEN_REASON });
+    expect(answer(401, google(401, 'authError'))).toMatchObject({
+      tokenRejected: true,
+      transient: false,
+      message: YOUTUBE_TOKEN_REASON,
+    });
   });
 
   test('when the time is 23:59:30 in Los Angeles, then the wait is at least a minute', () => {
@@ -52,7 +59,11 @@ describe('YouTube video metadata', () => {
     [{ title: 'a <b>', caption: '' }, {}, /cannot contain < or >/],
     [{ title: 'T', caption: 'é'.repeat(2501) }, {}, /5002 bytes long.*5000 bytes/],
     [{ title: 'T', caption: '' }, { privacyStatus: 'friends' }, /public, unlisted or private/],
-    [{ title: 'T', caption: '' }, { privacyStatus: 'public', publishAt: '2030-01-01T00:00:00Z' }, /needs privacyStatus private/],
+    [
+      { title: 'T', caption: '' },
+      { privacyStatus: 'public', publishAt: '2030-01-01T00:00:00Z' },
+      /needs privacyStatus private/,
+    ],
   ])('when the post is %j with %j, then it is refused before any call', (text, settings, reason) => {
     expect(() => youtubeMetadata(text, settings, 'public')).toThrow(reason);
   });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Strategy } from 'passport-strategy';
 import type { Request } from 'express';
 import { AppError, Events, Rpc, type EventEnvelope, type Principal } from '@postbus/contracts';
-import type { RpcClient } from '@postbus/bus';
+import type { EventConsumer, RpcClient } from '@postbus/bus';
 
 /** Reads only `Authorization: Bearer <key>`; keys never travel in URLs or bodies. */
 export function bearerToken(req: Request): string | undefined {
@@ -11,8 +11,12 @@ export function bearerToken(req: Request): string | undefined {
   return match?.[1];
 }
 
-/** Auth's events after which a cached verdict is stale; every replica hears them on a queue of its own (PrincipalCache.forget). */
-export const STALE_VERDICT_EVENTS = [Events.authKeyRevoked.name, Events.authGrantRevoked.name, Events.authAccountChanged.name];
+/** Auth's events after which a cached verdict is stale; every replica hears them on a queue of its own (PrincipalCache.hearStaleVerdicts). */
+export const STALE_VERDICT_EVENTS = [
+  Events.authKeyRevoked.name,
+  Events.authGrantRevoked.name,
+  Events.authAccountChanged.name,
+];
 
 /** Verdicts of auth, kept briefly so a busy key costs one RPC per AUTH_CACHE_MS, dropped on revocation. */
 export class PrincipalCache {
@@ -37,19 +41,31 @@ export class PrincipalCache {
     for (const [hash, e] of this.entries) if (e.principal.credential.id === keyId) this.entries.delete(hash);
   }
   evictAccount(accountId: string, credentialType?: Principal['credential']['type']): void {
-    for (const [hash, e] of this.entries) if (e.principal.accountId === accountId && (!credentialType || e.principal.credential.type === credentialType)) this.entries.delete(hash);
+    for (const [hash, e] of this.entries)
+      if (e.principal.accountId === accountId && (!credentialType || e.principal.credential.type === credentialType))
+        this.entries.delete(hash);
   }
 
   /**
-   * Drops what one of STALE_VERDICT_EVENTS makes stale: a revoked key; the account's OAuth verdicts
-   * when a grant is revoked (a verdict names its access token, not its grant; revocations are rare);
-   * every verdict of an account that was disabled or changed plan.
+   * Has `consumer` drop what each of STALE_VERDICT_EVENTS makes stale: a revoked key; the account's
+   * OAuth verdicts when a grant is revoked (a verdict names its access token, not its grant;
+   * revocations are rare); every verdict of an account that was disabled or changed plan.
    */
+  hearStaleVerdicts(consumer: EventConsumer): EventConsumer {
+    return consumer
+      .on(Events.authKeyRevoked, (event) => this.evictKey(event.data.keyId))
+      .on(Events.authGrantRevoked, (event) => this.evictAccount(event.data.accountId, 'oauth'))
+      .on(Events.authAccountChanged, (event) => this.evictAccount(event.data.accountId));
+  }
+
+  /** What hearStaleVerdicts does, for a consumer that receives the events untyped. */
   forget(event: EventEnvelope): void {
     const data = (event.data ?? {}) as { keyId?: unknown; accountId?: unknown };
     if (event.name === Events.authKeyRevoked.name && typeof data.keyId === 'string') this.evictKey(data.keyId);
-    else if (event.name === Events.authGrantRevoked.name && typeof data.accountId === 'string') this.evictAccount(data.accountId, 'oauth');
-    else if (event.name === Events.authAccountChanged.name && typeof data.accountId === 'string') this.evictAccount(data.accountId);
+    else if (event.name === Events.authGrantRevoked.name && typeof data.accountId === 'string')
+      this.evictAccount(data.accountId, 'oauth');
+    else if (event.name === Events.authAccountChanged.name && typeof data.accountId === 'string')
+      this.evictAccount(data.accountId);
   }
 }
 
@@ -74,7 +90,7 @@ export class ApiKeyStrategy extends Strategy {
         this.cache.set(hash, principal);
         this.success(principal);
       },
-      (err) => this.error(err),
+      (err: Error) => this.error(err),
     );
   }
 }

@@ -16,7 +16,11 @@ function busKey(doc: string, def: string): VarSpec<string> {
 
 /** The keys that decide who may speak on the bus (libs/bus/src/call-signature.ts). */
 export const busKeyVars = {
-  POSTBUS_ENV: oneOf('development | test | production; production refuses development secrets', ['development', 'test', 'production'] as const, 'development'),
+  POSTBUS_ENV: oneOf(
+    'development | test | production; production refuses development secrets',
+    ['development', 'test', 'production'] as const,
+    'development',
+  ),
   BUS_PRINCIPAL_KEY: busKey(
     "Signs every RPC this service makes (the caller's principal with it) and checks every RPC it serves; the same value in every service, never given to operators or clients (required in production)",
     DEV_BUS_PRINCIPAL_KEY,
@@ -32,8 +36,16 @@ export const busKeyVars = {
  * OPERATOR_KEY, never signing as the operator. Production refuses the development principal
  * key outright; with the development operator key it serves no operator command at all.
  */
-export function serviceBusKeys(config: { POSTBUS_ENV: string; BUS_PRINCIPAL_KEY: string; OPERATOR_KEY: string }): BusKeys {
+export function serviceBusKeys(config: {
+  POSTBUS_ENV: string;
+  BUS_PRINCIPAL_KEY: string;
+  OPERATOR_KEY: string;
+}): BusKeys {
   const production = config.POSTBUS_ENV === 'production';
-  if (production && config.BUS_PRINCIPAL_KEY === DEV_BUS_PRINCIPAL_KEY) throw new ConfigError(['BUS_PRINCIPAL_KEY must be set in production (the same random value in every service)']);
-  return { call: config.BUS_PRINCIPAL_KEY, operatorCheck: production && config.OPERATOR_KEY === DEV_OPERATOR_KEY ? undefined : config.OPERATOR_KEY };
+  if (production && config.BUS_PRINCIPAL_KEY === DEV_BUS_PRINCIPAL_KEY)
+    throw new ConfigError(['BUS_PRINCIPAL_KEY must be set in production (the same random value in every service)']);
+  return {
+    call: config.BUS_PRINCIPAL_KEY,
+    operatorCheck: production && config.OPERATOR_KEY === DEV_OPERATOR_KEY ? undefined : config.OPERATOR_KEY,
+  };
 }

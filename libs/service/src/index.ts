@@ -1,7 +1,18 @@
 import type { DataSource, MixedList } from 'typeorm';
 import { healthRpc } from '@postbus/contracts';
 import { openBus, type Bus, type RpcServer } from '@postbus/bus';
-import { bool, commonVars, createLogger, Lifecycle, loadConfig, openDataSource, str, type ConfigOf, type Logger } from '@postbus/kit';
+import {
+  bool,
+  commonVars,
+  createLogger,
+  Lifecycle,
+  openDataSource,
+  redactUrl,
+  str,
+  type ConfigOf,
+  type Logger,
+  type MigrationClass,
+} from '@postbus/kit';
 import { ServiceMetrics } from '@postbus/metrics';
 import { busKeyVars, serviceBusKeys } from './bus-keys';
 import { metricsPortOf, metricsPortVar } from './metrics-port';
@@ -40,7 +51,7 @@ export async function bootService(opts: {
   name: string;
   config: ServiceConfig;
   schema?: string;
-  migrations?: MixedList<Function>;
+  migrations?: MixedList<MigrationClass>;
   rpcPrefetch?: number;
 }): Promise<ServiceRuntime> {
   const { config } = opts;
@@ -51,22 +62,49 @@ export async function bootService(opts: {
   let ds: DataSource | undefined;
   try {
     if (opts.schema) {
-      ds = await openDataSource({ url: config.DATABASE_URL, schema: opts.schema, migrations: opts.migrations ?? [] }).catch((err: Error) => {
+      ds = await openDataSource({
+        url: config.DATABASE_URL,
+        schema: opts.schema,
+        migrations: opts.migrations ?? [],
+      }).catch((err: Error) => {
         throw new Error(`${opts.name}: cannot open PostgreSQL (${redactUrl(config.DATABASE_URL)}): ${err.message}`);
       });
       const dsRef = ds;
       lifecycle.onStop('database', () => dsRef.destroy());
     }
-    const bus = await openBus({ url: config.AMQP_URL, namespace: config.BUS_NAMESPACE, logger, rpcTimeoutMs: config.RPC_TIMEOUT_MS, ephemeral: config.BUS_EPHEMERAL, observer: metrics, keys });
+    const bus = await openBus({
+      url: config.AMQP_URL,
+      namespace: config.BUS_NAMESPACE,
+      logger,
+      rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+      ephemeral: config.BUS_EPHEMERAL,
+      observer: metrics,
+      keys,
+    });
     lifecycle.onStop('bus', () => bus.close());
     const rpc = bus.serve(opts.name, { prefetch: opts.rpcPrefetch });
     rpc.handle(healthRpc(opts.name), async () => {
       const checks: Record<string, string> = { broker: bus.connection.connected ? 'ok' : 'down' };
-      if (ds) checks.database = await ds.query('SELECT 1').then(() => 'ok', () => 'down');
-      return { service: opts.name, status: Object.values(checks).every((c) => c === 'ok') ? ('ok' as const) : ('degraded' as const), checks };
+      if (ds)
+        checks.database = await ds.query('SELECT 1').then(
+          () => 'ok',
+          () => 'down',
+        );
+      return {
+        service: opts.name,
+        status: Object.values(checks).every((c) => c === 'ok') ? ('ok' as const) : ('degraded' as const),
+        checks,
+      };
     });
     lifecycle.onStop('rpc', () => rpc.stop());
-    const ops = await startOpsServer({ port: metricsPortOf(opts.name, config.METRICS_PORT), host: config.METRICS_HOST, metrics, checks: dependencyChecks(metrics, bus, ds), started: () => lifecycle.started, draining: () => lifecycle.draining });
+    const ops = await startOpsServer({
+      port: metricsPortOf(opts.name, config.METRICS_PORT),
+      host: config.METRICS_HOST,
+      metrics,
+      checks: dependencyChecks(metrics, bus, ds),
+      started: () => lifecycle.started,
+      draining: () => lifecycle.draining,
+    });
     lifecycle.onStop('operations listener', () => ops.close());
     logger.debug('operations listener', { url: ops.url });
     return { name: opts.name, logger, lifecycle, bus, rpc, ds, metrics, metricsUrl: ops.url };
@@ -79,7 +117,16 @@ export async function bootService(opts: {
 /** Readiness: the broker connection is up and the database answers within a second. */
 function dependencyChecks(metrics: ServiceMetrics, bus: Bus, ds: DataSource | undefined): () => Promise<Checks> {
   const broker = async () => bus.connection.connected;
-  const database = ds && (() => Promise.race([ds.query('SELECT 1').then(() => true, () => false), new Promise<boolean>((r) => setTimeout(() => r(false), 1000).unref())]));
+  const database =
+    ds &&
+    (() =>
+      Promise.race([
+        ds.query('SELECT 1').then(
+          () => true,
+          () => false,
+        ),
+        new Promise<boolean>((r) => setTimeout(() => r(false), 1000).unref()),
+      ]));
   metrics.trackDependency('broker', broker);
   if (database) metrics.trackDependency('database', database);
   return async () => {
@@ -89,15 +136,6 @@ function dependencyChecks(metrics: ServiceMetrics, bus: Bus, ds: DataSource | un
   };
 }
 
-function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
 export * from './http';
 export { DEFAULT_METRICS_PORTS } from './metrics-port';
 export { httpMetrics, type ServiceMetrics } from '@postbus/metrics';

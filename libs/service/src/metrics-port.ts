@@ -15,6 +15,7 @@ export const DEFAULT_METRICS_PORTS: Record<string, number> = {
   publisher: 9406,
   webhooks: 9407,
   automation: 9408,
+  transcoder: 9409,
 };
 export const FALLBACK_METRICS_PORT = 9464;
 
@@ -24,7 +25,7 @@ export function metricsPortOf(service: string, configured: number | null): numbe
 
 /** METRICS_PORT: a port (0 picks a free one), or unset for the service's default. */
 export const metricsPortVar: VarSpec<number | null> = {
-  doc: 'Port of the operations listener (/metrics, /healthz, /readyz); unset: the service\'s own default (gateway 9400 … publisher 9406), 0: any free port',
+  doc: "Port of the operations listener (/metrics, /healthz, /readyz); unset: the service's own default (gateway 9400 … publisher 9406), 0: any free port",
   default: null,
   parse(raw) {
     const n = Number(raw);

@@ -28,7 +28,9 @@ export interface OpsServer {
  */
 export async function startOpsServer(opts: OpsServerOptions): Promise<OpsServer> {
   const json = (res: ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+    res
+      .writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' })
+      .end(JSON.stringify(body));
   };
   const routes: Record<string, (res: ServerResponse) => Promise<void>> = {
     '/metrics': async (res) => {
@@ -38,18 +40,34 @@ export async function startOpsServer(opts: OpsServerOptions): Promise<OpsServer>
     '/healthz': async (res) => json(res, 200, { status: 'ok' }),
     '/readyz': async (res) => {
       const checks = await opts.checks();
-      const status = opts.draining() ? 'draining' : !opts.started() ? 'starting' : Object.values(checks).every((c) => c === 'ok') ? 'ok' : 'unavailable';
+      const status = opts.draining()
+        ? 'draining'
+        : !opts.started()
+          ? 'starting'
+          : Object.values(checks).every((c) => c === 'ok')
+            ? 'ok'
+            : 'unavailable';
       json(res, status === 'ok' ? 200 : 503, { status, checks });
     },
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const route = req.method === 'GET' || req.method === 'HEAD' ? routes[(req.url ?? '/').split('?')[0]] : undefined;
-    if (!route) return json(res, 404, { error: 'Not found: this listener answers GET /metrics, /healthz and /readyz.', code: 'not_found' });
+    if (!route)
+      return json(res, 404, {
+        error: 'Not found: this listener answers GET /metrics, /healthz and /readyz.',
+        code: 'not_found',
+      });
     route(res).catch(() => json(res, 500, { error: 'Internal error.', code: 'internal_error' }));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'EADDRINUSE' ? new Error(`METRICS_PORT ${opts.port} is in use (another process of this service on this machine?): set METRICS_PORT to a free port, or 0 for any`) : err),
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(
+              `METRICS_PORT ${opts.port} is in use (another process of this service on this machine?): set METRICS_PORT to a free port, or 0 for any`,
+            )
+          : err,
+      ),
     );
     server.listen(opts.port, opts.host, () => resolve());
   });

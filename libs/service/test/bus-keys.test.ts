@@ -13,16 +13,24 @@ test('when no keys are configured outside production, then a service uses the de
 
 test('when production runs with the development bus key, then the service refuses to start', () => {
   expect(() => serviceBusKeys(loadConfig(busKeyVars, { POSTBUS_ENV: 'production' }))).toThrow(ConfigError);
-  expect(() => serviceBusKeys(loadConfig(busKeyVars, { POSTBUS_ENV: 'production' }))).toThrow(/BUS_PRINCIPAL_KEY must be set in production/);
+  expect(() => serviceBusKeys(loadConfig(busKeyVars, { POSTBUS_ENV: 'production' }))).toThrow(
+    /BUS_PRINCIPAL_KEY must be set in production/,
+  );
 });
 
 test('when production has its own bus key but no operator key, then operator commands cannot be checked and so are refused', () => {
   const keys = serviceBusKeys(loadConfig(busKeyVars, { POSTBUS_ENV: 'production', BUS_PRINCIPAL_KEY: strong('b') }));
 
   expect(keys).toEqual({ call: strong('b'), operatorCheck: undefined });
-  expect(serviceBusKeys(loadConfig(busKeyVars, { POSTBUS_ENV: 'production', BUS_PRINCIPAL_KEY: strong('b'), OPERATOR_KEY: strong('o') })).operatorCheck).toBe(strong('o'));
+  expect(
+    serviceBusKeys(
+      loadConfig(busKeyVars, { POSTBUS_ENV: 'production', BUS_PRINCIPAL_KEY: strong('b'), OPERATOR_KEY: strong('o') }),
+    ).operatorCheck,
+  ).toBe(strong('o'));
 });
 
 test('when a key is shorter than 32 characters, then the configuration is refused naming it', () => {
-  expect(() => loadConfig(busKeyVars, { BUS_PRINCIPAL_KEY: 'short', OPERATOR_KEY: 'also-short' })).toThrow(/BUS_PRINCIPAL_KEY.*at least 32[\s\S]*OPERATOR_KEY.*at least 32/);
+  expect(() => loadConfig(busKeyVars, { BUS_PRINCIPAL_KEY: 'short', OPERATOR_KEY: 'also-short' })).toThrow(
+    /BUS_PRINCIPAL_KEY.*at least 32[\s\S]*OPERATOR_KEY.*at least 32/,
+  );
 });

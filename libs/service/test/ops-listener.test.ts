@@ -17,7 +17,12 @@ afterAll(async () => {
 });
 
 async function boot(name: string, extra: Record<string, string> = {}): Promise<ServiceRuntime> {
-  const svc = await bootService({ name, config: loadConfig(serviceVars, { ...env.env, ...extra }), schema: name, migrations: [] });
+  const svc = await bootService({
+    name,
+    config: loadConfig(serviceVars, { ...env.env, ...extra }),
+    schema: name,
+    migrations: [],
+  });
   started.push(svc);
   await svc.rpc.start();
   svc.lifecycle.markStarted(); // what runMain does once start() resolved
@@ -43,8 +48,20 @@ test('when a service boots, then its operations listener answers liveness, readi
   expect(ready.status).toBe(200);
   expect(metrics.status).toBe(200);
   expect(metrics.type).toMatch(/^text\/plain/);
-  expect(metricSample(metrics.text, 'postbus_rpc_server_duration_seconds_count', { service: 'opsone', rpc: 'opsone.health', outcome: 'ok' })).toBe(1);
-  expect(metricSample(metrics.text, 'postbus_rpc_client_duration_seconds_count', { service: 'opsone', rpc: 'opsone.health', outcome: 'ok' })).toBe(1);
+  expect(
+    metricSample(metrics.text, 'postbus_rpc_server_duration_seconds_count', {
+      service: 'opsone',
+      rpc: 'opsone.health',
+      outcome: 'ok',
+    }),
+  ).toBe(1);
+  expect(
+    metricSample(metrics.text, 'postbus_rpc_client_duration_seconds_count', {
+      service: 'opsone',
+      rpc: 'opsone.health',
+      outcome: 'ok',
+    }),
+  ).toBe(1);
   expect(metricSample(metrics.text, 'postbus_dependency_up', { service: 'opsone', dependency: 'database' })).toBe(1);
   expect(metricSample(metrics.text, 'process_resident_memory_bytes', { service: 'opsone' })).toBeGreaterThan(0);
   expect(missing.status).toBe(404);
@@ -84,11 +101,18 @@ test('when the metrics port is taken, then the second process refuses to boot an
 
   await expect(boot('opsfour', { METRICS_PORT: port })).rejects.toThrow(`METRICS_PORT ${port} is in use`);
   expect(DEFAULT_METRICS_PORTS.publisher).toBe(9406);
-  expect(() => loadConfig(serviceVars, { METRICS_PORT: '70000' })).toThrow(/METRICS_PORT="70000": expected a port number/);
+  expect(() => loadConfig(serviceVars, { METRICS_PORT: '70000' })).toThrow(
+    /METRICS_PORT="70000": expected a port number/,
+  );
 });
 
 test('when the service has booted but its start() has not finished, then readiness answers 503 starting, so no traffic reaches listeners not yet open', async () => {
-  const svc = await bootService({ name: 'opsfive', config: loadConfig(serviceVars, env.env), schema: 'opsfive', migrations: [] });
+  const svc = await bootService({
+    name: 'opsfive',
+    config: loadConfig(serviceVars, env.env),
+    schema: 'opsfive',
+    migrations: [],
+  });
   started.push(svc);
 
   const before = await get(`${svc.metricsUrl}/readyz`);

@@ -6,4 +6,6 @@ export const testServers = {
   logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
   /** Debian's Chromium, which the browser tests drive (npm test installs it when missing). */
   chromiumPath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  /** Debian's ffmpeg, which makes the test videos and images (the media service's FFMPEG_PATH). */
+  ffmpegPath: process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg',
 };

@@ -34,7 +34,15 @@ export async function createTestEnv(label = 'test'): Promise<TestEnv> {
     databaseUrl,
     amqpUrl: AMQP_URL,
     namespace,
-    env: { DATABASE_URL: databaseUrl, AMQP_URL, BUS_NAMESPACE: namespace, BUS_EPHEMERAL: 'true', LOG_LEVEL: testServers.logLevel, METRICS_PORT: '0', METRICS_HOST: '127.0.0.1' },
+    env: {
+      DATABASE_URL: databaseUrl,
+      AMQP_URL,
+      BUS_NAMESPACE: namespace,
+      BUS_EPHEMERAL: 'true',
+      LOG_LEVEL: testServers.logLevel,
+      METRICS_PORT: '0',
+      METRICS_HOST: '127.0.0.1',
+    },
     async drop() {
       const c = new Client({ connectionString: ADMIN_URL });
       await c.connect();

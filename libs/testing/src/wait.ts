@@ -1,5 +1,8 @@
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, { timeoutMs = 10_000, intervalMs = 50, what = 'condition' } = {}): Promise<T> {
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  { timeoutMs = 10_000, intervalMs = 50, what = 'condition' } = {},
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -9,7 +12,8 @@ export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undef
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

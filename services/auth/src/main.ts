@@ -1,11 +1,12 @@
 import { OutboxRelay } from '@postbus/bus';
-import { runMain } from '@postbus/kit';
+import { databaseOf, runMain } from '@postbus/kit';
 import { bootService, listen } from '@postbus/service';
 import { AccountRepository } from './accounts/account.repository';
 import { OWASP_SCRYPT, PasswordHasher } from './accounts/password';
 import { readConfig } from './config';
 import { createHttpApp } from './entry-points/http';
 import { profilesOf } from './entry-points/profiles';
+import { calendarPostsOf } from './entry-points/pages/calendar-posts';
 import { registerRpc } from './entry-points/rpc';
 import { registerSummariesRpc } from './entry-points/summaries-rpc';
 import { ApiKeyRepository } from './keys/api-key.repository';
@@ -26,11 +27,16 @@ export async function start(env?: Record<string, string | undefined>) {
   const config = readConfig(env);
   const svc = await bootService({ name: 'auth', config, schema: 'auth', migrations });
   const ds = svc.ds!;
+  const db = databaseOf(ds);
   const passwords = new PasswordHasher({ ...OWASP_SCRYPT, N: config.PASSWORD_SCRYPT_N });
   const accounts = new AccountRepository(ds, config.TRIAL_DAYS, passwords);
   const keys = new ApiKeyRepository(ds);
   const sessions = new SessionRepository(ds, config.SESSION_TTL_HOURS * 3_600_000);
-  const backoff = new SignInBackoff(ds, { freeFailures: config.SIGN_IN_FREE_FAILURES, firstLockMs: config.SIGN_IN_FIRST_LOCK_SECONDS * 1000, maxLockMs: config.SIGN_IN_MAX_LOCK_SECONDS * 1000 });
+  const backoff = new SignInBackoff(ds, {
+    freeFailures: config.SIGN_IN_FREE_FAILURES,
+    firstLockMs: config.SIGN_IN_FIRST_LOCK_SECONDS * 1000,
+    maxLockMs: config.SIGN_IN_MAX_LOCK_SECONDS * 1000,
+  });
   const relay = new OutboxRelay(ds, svc.bus.events, svc.logger.child({ module: 'outbox' }));
   const announced = () => relay.kick();
 
@@ -49,12 +55,17 @@ export async function start(env?: Record<string, string | undefined>) {
   const oauthLogger = svc.logger.child({ module: 'oauth' });
   const server = new AuthorizationServer(
     { clients, grants, logger: oauthLogger, grantMaxMs: config.OAUTH_GRANT_MAX_DAYS * 86_400_000 },
-    { issuer, codeTtlSeconds: config.OAUTH_CODE_TTL_SECONDS, accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS, refreshTokenTtlSeconds: config.OAUTH_REFRESH_TOKEN_TTL_DAYS * 86_400 },
+    {
+      issuer,
+      codeTtlSeconds: config.OAUTH_CODE_TTL_SECONDS,
+      accessTokenTtlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtlSeconds: config.OAUTH_REFRESH_TOKEN_TTL_DAYS * 86_400,
+    },
   );
   const mcpJwt = new McpJwt(config.AUTH_JWT_SECRET, issuer, resources[0], config.MCP_TOKEN_TTL_SECONDS);
 
-  registerRpc(svc.rpc, { ds, accounts, keys, config, announced, grants, mcpJwt });
-  registerSummariesRpc(svc.rpc, { ds, accounts, config, client: svc.bus.rpc });
+  registerRpc(svc.rpc, { db, accounts, keys, config, announced, grants, mcpJwt });
+  registerSummariesRpc(svc.rpc, { accounts, keys, grants, config, client: svc.bus.rpc });
   const app = createHttpApp({
     accounts,
     passwords,
@@ -64,10 +75,20 @@ export async function start(env?: Record<string, string | undefined>) {
     grants,
     config,
     logger: svc.logger.child({ module: 'pages' }),
-    issueKey: (input) => issueApiKey(ds, input),
-    revokeKey: (keyId, accountId) => revokeApiKey({ ds, keys, announced }, keyId, accountId),
+    issueKey: (input) => issueApiKey(keys, input),
+    revokeKey: (keyId, accountId) => revokeApiKey({ db, keys, announced }, keyId, accountId),
     listProfiles: profilesOf(svc.bus.rpc, svc.logger),
-    oauth: { issuer, resources, server, clients, registeredClients, grants, logger: oauthLogger, exchangeKey: (apiKey) => exchangeKeyForToken(ds, mcpJwt, apiKey) },
+    calendarPosts: calendarPostsOf(svc.bus.rpc),
+    oauth: {
+      issuer,
+      resources,
+      server,
+      clients,
+      registeredClients,
+      grants,
+      logger: oauthLogger,
+      exchangeKey: (apiKey) => exchangeKeyForToken(keys, mcpJwt, apiKey),
+    },
   });
 
   relay.start();

@@ -1,5 +1,6 @@
 import { Rpc } from '@postbus/contracts';
-import { createTestEnv, startSystem, waitFor, type RunningSystem, type TestEnv } from '@postbus/testing';
+import { createTestEnv, waitFor, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 
 // Verdicts stay cached for a minute here, so only the revocation event can explain a prompt refusal.
 const CACHE_MS = '60000';
@@ -16,12 +17,18 @@ afterAll(async () => {
   await env?.drop();
 });
 
-async function call(init: { authorization?: string; key?: string; method?: string; path?: string; body?: unknown } = {}) {
+async function call(
+  init: { authorization?: string; key?: string; method?: string; path?: string; body?: unknown } = {},
+) {
   const headers: Record<string, string> = {};
   if (init.key) headers.authorization = `Bearer ${init.key}`;
   if (init.authorization) headers.authorization = init.authorization;
   if (init.body) headers['content-type'] = 'application/json';
-  const res = await fetch(`${system.baseUrl}${init.path ?? '/api/v1/posts/pst_missing'}`, { method: init.method ?? 'GET', headers, body: init.body ? JSON.stringify(init.body) : undefined });
+  const res = await fetch(`${system.baseUrl}${init.path ?? '/api/v1/posts/pst_missing'}`, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.body ? JSON.stringify(init.body) : undefined,
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -73,7 +80,12 @@ describe('invalid_api_key', () => {
   test('when the key has expired, then 401 invalid_api_key', async () => {
     const a = await system.seedAccount({ platforms: [] });
     const expiresAt = new Date(Date.now() + 1000).toISOString();
-    const { key } = await rpc().call(Rpc.authIssueKey, { accountId: a.accountId, name: 'short-lived', scopes: ['post:read'], expiresAt });
+    const { key } = await rpc().call(Rpc.authIssueKey, {
+      accountId: a.accountId,
+      name: 'short-lived',
+      scopes: ['post:read'],
+      expiresAt,
+    });
     await waitFor(() => (Date.now() > Date.parse(expiresAt) + 50 ? true : undefined), { what: 'the expiry to pass' });
     await expectRefused(key, 401, 'invalid_api_key');
   });
@@ -96,7 +108,9 @@ describe('invalid_api_key', () => {
   test('when a key is revoked twice or through another account, then the first revocation stands and the other account gets not_found', async () => {
     const a = await system.seedAccount({ platforms: [] });
     const b = await system.seedAccount({ platforms: [] });
-    await expect(rpc().call(Rpc.authRevokeKey, { keyId: a.keyId, accountId: b.accountId })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(rpc().call(Rpc.authRevokeKey, { keyId: a.keyId, accountId: b.accountId })).rejects.toMatchObject({
+      code: 'not_found',
+    });
     await expectAccepted(a.apiKey);
     const first = await rpc().call(Rpc.authRevokeKey, { keyId: a.keyId });
     const again = await rpc().call(Rpc.authRevokeKey, { keyId: a.keyId });
@@ -108,8 +122,16 @@ describe('invalid_api_key', () => {
 describe('insufficient_scope', () => {
   test('when a read-only key creates a post, then 403 insufficient_scope, while reading is allowed', async () => {
     const a = await system.seedAccount({ platforms: ['threads'], scopes: ['post:read'] });
-    const r = await call({ key: a.apiKey, method: 'POST', path: '/api/v1/posts', body: { platforms: ['threads'], caption: 'not allowed' } });
-    expect(r).toEqual({ status: 403, body: { error: expect.stringContaining('post:write'), code: 'insufficient_scope' } });
+    const r = await call({
+      key: a.apiKey,
+      method: 'POST',
+      path: '/api/v1/posts',
+      body: { platforms: ['threads'], caption: 'not allowed' },
+    });
+    expect(r).toEqual({
+      status: 403,
+      body: { error: expect.stringContaining('post:write'), code: 'insufficient_scope' },
+    });
     await expectAccepted(a.apiKey);
   });
 
@@ -141,7 +163,17 @@ describe('plan_required', () => {
 
   test('when the trial is still running, then the key is accepted', async () => {
     const a = await system.seedAccount({ platforms: [] });
-    const account = await rpc().call(Rpc.authGetAccount, {}, { accountId: a.accountId, userId: a.userId, credential: { type: 'system', id: 'test' }, scopes: [], profileIds: 'all' });
+    const account = await rpc().call(
+      Rpc.authGetAccount,
+      {},
+      {
+        accountId: a.accountId,
+        userId: a.userId,
+        credential: { type: 'system', id: 'test' },
+        scopes: [],
+        profileIds: 'all',
+      },
+    );
     expect(account).toMatchObject({ plan: 'trial', tester: false, entitled: true });
     const days = (Date.parse(account.trialEndsAt) - Date.parse(account.createdAt)) / 86_400_000;
     expect(days).toBeCloseTo(14, 3);
@@ -189,9 +221,15 @@ describe('key records', () => {
   test('when a key is issued with an unknown scope, a past expiry or an empty profile list, then validation_error and no key', async () => {
     const a = await system.seedAccount({ platforms: [] });
     const base = { accountId: a.accountId, name: 'x', scopes: ['post:read'] };
-    await expect(rpc().call(Rpc.authIssueKey, { ...base, scopes: ['post:everything'] })).rejects.toMatchObject({ code: 'validation_error' });
-    await expect(rpc().call(Rpc.authIssueKey, { ...base, expiresAt: new Date(Date.now() - 1000).toISOString() })).rejects.toMatchObject({ code: 'validation_error' });
-    await expect(rpc().call(Rpc.authIssueKey, { ...base, profileIds: [] })).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(rpc().call(Rpc.authIssueKey, { ...base, scopes: ['post:everything'] })).rejects.toMatchObject({
+      code: 'validation_error',
+    });
+    await expect(
+      rpc().call(Rpc.authIssueKey, { ...base, expiresAt: new Date(Date.now() - 1000).toISOString() }),
+    ).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(rpc().call(Rpc.authIssueKey, { ...base, profileIds: [] })).rejects.toMatchObject({
+      code: 'validation_error',
+    });
     expect((await rpc().call(Rpc.authListKeys, { accountId: a.accountId })).keys).toHaveLength(1);
   });
 });

@@ -14,7 +14,12 @@ let auth: Awaited<ReturnType<typeof start>>;
 
 beforeAll(async () => {
   env = await createTestEnv('auth_https_cookies');
-  auth = await start({ ...env.env, PUBLIC_BASE_URL: 'https://postbus.example', AUTH_HTTP_PORT: '0', HOST: '127.0.0.1' });
+  auth = await start({
+    ...env.env,
+    PUBLIC_BASE_URL: 'https://postbus.example',
+    AUTH_HTTP_PORT: '0',
+    HOST: '127.0.0.1',
+  });
 });
 afterAll(async () => {
   await auth?.lifecycle.stop();
@@ -25,8 +30,18 @@ async function request(path: string, opts: { cookie?: string; form?: Record<stri
   const headers: Record<string, string> = {};
   if (opts.cookie) headers.cookie = opts.cookie;
   if (opts.form) headers['content-type'] = 'application/x-www-form-urlencoded';
-  const res = await fetch(`${auth.httpUrl}${path}`, { method: opts.form ? 'POST' : 'GET', headers, body: opts.form && new URLSearchParams(opts.form).toString(), redirect: 'manual' });
-  return { status: res.status, setCookies: res.headers.getSetCookie(), html: await res.text(), location: res.headers.get('location') };
+  const res = await fetch(`${auth.httpUrl}${path}`, {
+    method: opts.form ? 'POST' : 'GET',
+    headers,
+    body: opts.form && new URLSearchParams(opts.form).toString(),
+    redirect: 'manual',
+  });
+  return {
+    status: res.status,
+    setCookies: res.headers.getSetCookie(),
+    html: await res.text(),
+    location: res.headers.get('location'),
+  };
 }
 
 const valueOf = (setCookie: string) => setCookie.slice(setCookie.indexOf('=') + 1, setCookie.indexOf(';'));
@@ -49,7 +64,10 @@ describe('page cookies under an https PUBLIC_BASE_URL', () => {
     const csrfCookie = form.setCookies.find((c) => c.startsWith('__Host-pb_csrf='))!;
     const email = `https-${randomBytes(4).toString('hex')}@example.com`;
 
-    const done = await request('/signup', { cookie: `__Host-pb_csrf=${valueOf(csrfCookie)}`, form: { _csrf: valueOf(csrfCookie), email, password: 'correct horse battery' } });
+    const done = await request('/signup', {
+      cookie: `__Host-pb_csrf=${valueOf(csrfCookie)}`,
+      form: { _csrf: valueOf(csrfCookie), email, password: 'correct horse battery' },
+    });
 
     expect(done.status).toBe(303);
     const session = done.setCookies.find((c) => c.startsWith('__Host-pb_session='))!;
@@ -59,13 +77,19 @@ describe('page cookies under an https PUBLIC_BASE_URL', () => {
     const token = valueOf(session);
     expect((await request('/settings', { cookie: `__Host-pb_session=${token}` })).status).toBe(200);
     // A cookie without the prefix could have been planted by a sibling host or over http: it is not a session.
-    expect(await request('/settings', { cookie: `pb_session=${token}` })).toMatchObject({ status: 303, location: '/signin?next=%2Fsettings' });
+    expect(await request('/settings', { cookie: `pb_session=${token}` })).toMatchObject({
+      status: 303,
+      location: '/signin?next=%2Fsettings',
+    });
   });
 
   test('when a form arrives with a CSRF token only in a plain pb_csrf cookie, then it is refused', async () => {
     const planted = randomBytes(32).toString('base64url');
 
-    const res = await request('/signin', { cookie: `pb_csrf=${planted}`, form: { _csrf: planted, email: 'nobody@example.com', password: 'whatever it is' } });
+    const res = await request('/signin', {
+      cookie: `pb_csrf=${planted}`,
+      form: { _csrf: planted, email: 'nobody@example.com', password: 'whatever it is' },
+    });
 
     expect(res.status).toBe(403);
   });

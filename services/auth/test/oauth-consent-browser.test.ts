@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { Rpc } from '@postbus/contracts';
-import { createTestEnv, startSystem, waitFor, type RunningSystem, type TestEnv, testServers } from '@postbus/testing';
+import { createTestEnv, waitFor, type TestEnv, testServers } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -23,7 +24,14 @@ beforeAll(async () => {
   callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
   browser = await chromium.launch({
     executablePath: testServers.chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 });
 afterAll(async () => {
@@ -37,10 +45,28 @@ afterAll(async () => {
 test('when a person signs in and allows an application in Chromium, then the browser lands on its redirect URI with a code that exchanges for tokens', async () => {
   const email = `consent-${randomBytes(4).toString('hex')}@example.com`;
   await system.bus.rpc.call(Rpc.authCreateAccount, { email, password: 'a long enough password' });
-  const reg = (await (await fetch(`${system.baseUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Browser Agent', redirect_uris: [callbackUrl], token_endpoint_auth_method: 'none' }) })).json()) as { client_id: string };
+  const reg = (await (
+    await fetch(`${system.baseUrl}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Browser Agent',
+        redirect_uris: [callbackUrl],
+        token_endpoint_auth_method: 'none',
+      }),
+    })
+  ).json()) as { client_id: string };
   const verifier = randomBytes(32).toString('base64url');
   const authorize = new URL(`${system.baseUrl}/oauth/authorize`);
-  const params = { response_type: 'code', client_id: reg.client_id, redirect_uri: callbackUrl, scope: 'mcp:read mcp:write offline_access', state: 'st-1', code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' };
+  const params = {
+    response_type: 'code',
+    client_id: reg.client_id,
+    redirect_uri: callbackUrl,
+    scope: 'mcp:read mcp:write offline_access',
+    state: 'st-1',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  };
   for (const [k, v] of Object.entries(params)) authorize.searchParams.set(k, v);
 
   const context = await browser.newContext();
@@ -66,8 +92,18 @@ test('when a person signs in and allows an application in Chromium, then the bro
   const res = await fetch(`${system.baseUrl}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code: landed.searchParams.get('code')!, code_verifier: verifier, client_id: reg.client_id, redirect_uri: callbackUrl }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: landed.searchParams.get('code')!,
+      code_verifier: verifier,
+      client_id: reg.client_id,
+      redirect_uri: callbackUrl,
+    }).toString(),
   });
   expect(res.status).toBe(200);
-  expect(await res.json()).toMatchObject({ access_token: expect.stringMatching(/^oat_/), refresh_token: expect.stringMatching(/^ort_/), scope: 'mcp:read mcp:write offline_access' });
+  expect(await res.json()).toMatchObject({
+    access_token: expect.stringMatching(/^oat_/),
+    refresh_token: expect.stringMatching(/^ort_/),
+    scope: 'mcp:read mcp:write offline_access',
+  });
 });

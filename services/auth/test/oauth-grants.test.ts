@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Client as Pg } from 'pg';
 import { AppError, Rpc } from '@postbus/contracts';
-import { completeConsent, CookieBrowser, createTestEnv, hiddenFields, startSystem, waitFor, type RunningSystem, type TestEnv } from '@postbus/testing';
+import { completeConsent, CookieBrowser, createTestEnv, hiddenFields, waitFor, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 
 /**
  * Connected applications: the grants a person gave through the consent page, listed on /settings
@@ -39,14 +40,23 @@ async function publicClient(name: string) {
   const res = await fetch(`${system.baseUrl}/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: name, redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] }),
+    body: JSON.stringify({
+      client_name: name,
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+    }),
   });
   expect(res.status).toBe(201);
   return ((await res.json()) as { client_id: string }).client_id;
 }
 
 async function token(form: Record<string, string>) {
-  const res = await fetch(`${system.baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+  const res = await fetch(`${system.baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
@@ -55,17 +65,43 @@ async function connectApplication(person: { email: string; password: string }, c
   const clientId = await publicClient(clientName);
   const verifier = randomBytes(32).toString('base64url');
   const url = new URL(`${system.baseUrl}/oauth/authorize`);
-  const params = { response_type: 'code', client_id: clientId, redirect_uri: REDIRECT, scope: 'mcp:read mcp:write offline_access', state: 's', code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', resource: resource() };
+  const params = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    scope: 'mcp:read mcp:write offline_access',
+    state: 's',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    resource: resource(),
+  };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   const { redirect, browser } = await completeConsent(url, person);
-  const exchanged = await token({ grant_type: 'authorization_code', code: redirect.searchParams.get('code')!, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT, resource: resource() });
+  const exchanged = await token({
+    grant_type: 'authorization_code',
+    code: redirect.searchParams.get('code')!,
+    code_verifier: verifier,
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    resource: resource(),
+  });
   expect(exchanged.status).toBe(200);
   const tokens = exchanged.body as { access_token: string; refresh_token: string };
-  const [{ grant_id: grantId }] = (await pg.query('SELECT grant_id FROM auth.oauth_tokens WHERE hash = $1', [createHash('sha256').update(tokens.access_token).digest()])).rows;
+  const [{ grant_id: grantId }] = (
+    await pg.query('SELECT grant_id FROM auth.oauth_tokens WHERE hash = $1', [
+      createHash('sha256').update(tokens.access_token).digest(),
+    ])
+  ).rows;
   return { clientId, grantId: grantId as string, browser, ...tokens };
 }
 
-const refresh = (app: { clientId: string; refresh_token: string }) => token({ grant_type: 'refresh_token', refresh_token: app.refresh_token, client_id: app.clientId, resource: resource() });
+const refresh = (app: { clientId: string; refresh_token: string }) =>
+  token({
+    grant_type: 'refresh_token',
+    refresh_token: app.refresh_token,
+    client_id: app.clientId,
+    resource: resource(),
+  });
 
 async function verify(accessToken: string) {
   try {
@@ -79,8 +115,17 @@ async function verify(accessToken: string) {
 function callTool(accessToken: string) {
   return fetch(`${system.baseUrl}/api/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${accessToken}` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'svc_list_profiles', arguments: {} } }),
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${accessToken}`,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'svc_list_profiles', arguments: {} },
+    }),
   });
 }
 
@@ -89,7 +134,11 @@ const revokeAction = (grantId: string) => `/settings/applications/${grantId}/rev
 async function signedIn(person: { email: string; password: string }) {
   const browser = new CookieBrowser(system.baseUrl);
   const page = await browser.request('/signin');
-  const done = await browser.request('/signin', { ...hiddenFields(page.html, '/signin'), email: person.email, password: person.password });
+  const done = await browser.request('/signin', {
+    ...hiddenFields(page.html, '/signin'),
+    email: person.email,
+    password: person.password,
+  });
   expect(done.status).toBe(303);
   return browser;
 }
@@ -130,7 +179,10 @@ describe('connected applications on /settings', () => {
     const app = await connectApplication(person, 'Revoked Agent');
     const page = await app.browser.request('/settings');
 
-    const revoked = await app.browser.request(revokeAction(app.grantId), hiddenFields(page.html, revokeAction(app.grantId)));
+    const revoked = await app.browser.request(
+      revokeAction(app.grantId),
+      hiddenFields(page.html, revokeAction(app.grantId)),
+    );
 
     expect(revoked.status).toBe(303);
     const after = await app.browser.request(revoked.location!);
@@ -148,12 +200,19 @@ describe('connected applications on /settings', () => {
 
     await app.browser.request(revokeAction(app.grantId), hiddenFields(page.html, revokeAction(app.grantId)));
 
-    await waitFor(async () => ((await callTool(app.access_token)).status === 401 ? true : undefined), { what: 'the agent endpoint to refuse the revoked grant', timeoutMs: 15_000 });
+    await waitFor(async () => ((await callTool(app.access_token)).status === 401 ? true : undefined), {
+      what: 'the agent endpoint to refuse the revoked grant',
+      timeoutMs: 15_000,
+    });
   });
 });
 
 describe('the maximum lifetime of a grant', () => {
-  const age = (grantId: string, days: number) => pg.query(`UPDATE auth.oauth_grants SET created_at = now() - make_interval(days => $2) WHERE id = $1`, [grantId, days]);
+  const age = (grantId: string, days: number) =>
+    pg.query(`UPDATE auth.oauth_grants SET created_at = now() - make_interval(days => $2) WHERE id = $1`, [
+      grantId,
+      days,
+    ]);
 
   test('when a grant is younger than OAUTH_GRANT_MAX_DAYS, then its refresh token is exchanged', async () => {
     const app = await connectApplication(await aPerson(), 'Young Agent');
@@ -168,7 +227,10 @@ describe('the maximum lifetime of a grant', () => {
 
     const refused = await refresh(app);
 
-    expect(refused).toMatchObject({ status: 400, body: { error: 'invalid_grant', error_description: expect.stringContaining('maximum lifetime') } });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: expect.stringContaining('maximum lifetime') },
+    });
     expect(await verify(app.access_token)).toMatchObject({ code: 'invalid_api_key' });
     expect((await app.browser.request('/settings')).html).not.toContain(`data-grant-id="${app.grantId}"`);
   });

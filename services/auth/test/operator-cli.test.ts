@@ -9,7 +9,8 @@ import type { CliCommand } from '../../../scripts/postbus';
 import { start } from '../src/main';
 
 const ROOT = join(__dirname, '..', '..', '..');
-const command = (name: string): CliCommand => require(join(ROOT, 'scripts', 'commands', `${name}.command.ts`)).command;
+const command = async (name: string): Promise<CliCommand> =>
+  ((await import(join(ROOT, 'scripts', 'commands', `${name}.command.ts`))) as { command: CliCommand }).command;
 
 let env: TestEnv;
 let auth: Awaited<ReturnType<typeof start>>;
@@ -18,7 +19,13 @@ let bus: Bus;
 beforeAll(async () => {
   env = await createTestEnv('auth_cli');
   auth = await start({ ...env.env, AUTH_HTTP_PORT: '0' });
-  bus = await openBus({ url: env.amqpUrl, namespace: env.namespace, logger: createLogger('test', 'silent'), rpcTimeoutMs: 5000, ephemeral: true });
+  bus = await openBus({
+    url: env.amqpUrl,
+    namespace: env.namespace,
+    logger: createLogger('test', 'silent'),
+    rpcTimeoutMs: 5000,
+    ephemeral: true,
+  });
 });
 afterAll(async () => {
   await bus?.close();
@@ -27,11 +34,17 @@ afterAll(async () => {
 });
 
 /** Runs a command as `pnpm postbus` would, with --json, and answers what it printed. */
-async function run(name: string, args: Record<string, string | true>, extraEnv: Record<string, string> = {}): Promise<any> {
+async function run(
+  name: string,
+  args: Record<string, string | true>,
+  extraEnv: Record<string, string> = {},
+): Promise<any> {
   const lines: string[] = [];
   const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
   try {
-    await command(name).run({ ...args, json: true }, { bus: async () => bus, env: { ...env.env, ...extraEnv } });
+    await (
+      await command(name)
+    ).run({ ...args, json: true }, { bus: async () => bus, env: { ...env.env, ...extraEnv } });
   } finally {
     log.mockRestore();
   }
@@ -47,7 +60,12 @@ test('when an operator creates an account and issues a key, then the key is prin
   const issued = await run('issue-key', { account: created.accountId, name: 'ci' });
   expect(issued.apiKey).toMatch(/^sk_live_[0-9A-Za-z]{43}$/);
   const principal = await verify(issued.apiKey);
-  expect(principal).toMatchObject({ accountId: created.accountId, userId: created.userId, credential: { type: 'api_key', id: issued.keyId }, profileIds: 'all' });
+  expect(principal).toMatchObject({
+    accountId: created.accountId,
+    userId: created.userId,
+    credential: { type: 'api_key', id: issued.keyId },
+    profileIds: 'all',
+  });
   expect([...principal.scopes].sort()).toEqual([...SCOPES].sort());
   expect(principal.scopes).toEqual(expect.arrayContaining(['webhook:read', 'webhook:write']));
   const listed = await run('list-keys', { account: created.accountId });
@@ -58,8 +76,16 @@ test('when an operator creates an account and issues a key, then the key is prin
 test('when a key is issued with limited scopes, profiles and an expiry, then it carries them', async () => {
   const { accountId } = await run('create-account', { email: email() });
   const expires = new Date(Date.now() + 86_400_000).toISOString();
-  const issued = await run('issue-key', { account: accountId, scopes: 'post:read,post:write', profiles: 'prf_one,prf_two', expires });
-  expect(await verify(issued.apiKey)).toMatchObject({ scopes: ['post:read', 'post:write'], profileIds: ['prf_one', 'prf_two'] });
+  const issued = await run('issue-key', {
+    account: accountId,
+    scopes: 'post:read,post:write',
+    profiles: 'prf_one,prf_two',
+    expires,
+  });
+  expect(await verify(issued.apiKey)).toMatchObject({
+    scopes: ['post:read', 'post:write'],
+    profileIds: ['prf_one', 'prf_two'],
+  });
   const [key] = await run('list-keys', { account: accountId });
   expect(key.expiresAt).toBe(expires);
 });
@@ -87,7 +113,7 @@ test('when the plan and tester flag change, then the key follows: expired is pla
   await expect(verify(apiKey)).rejects.toMatchObject({ code: 'plan_required' });
 });
 
-test('when a key verifies, then its principal carries the plan\'s quotas, and they follow a plan change', async () => {
+test("when a key verifies, then its principal carries the plan's quotas, and they follow a plan change", async () => {
   const { accountId } = await run('create-account', { email: email() });
   const { apiKey } = await run('issue-key', { account: accountId });
   expect((await verify(apiKey)).quotas).toEqual({ scheduledPostsPerMonth: 100, storageBytes: 1024 * 1024 * 1024 });
@@ -143,8 +169,24 @@ test('when the CLI runs as a process, then `postbus issue-key` prints a working 
   const { accountId } = await run('create-account', { email: email(), plan: 'pro' });
   const exec = promisify(execFile);
   const cliEnv = { AMQP_URL: env.amqpUrl, BUS_NAMESPACE: env.namespace };
-  const { stdout } = await exec(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'postbus.ts'), 'issue-key', '--account', accountId, '--json'], { cwd: ROOT, env: cliEnv });
+  const { stdout } = await exec(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'scripts', 'postbus.ts'), 'issue-key', '--account', accountId, '--json'],
+    { cwd: ROOT, env: cliEnv },
+  );
   await expect(verify(JSON.parse(stdout).apiKey)).resolves.toMatchObject({ accountId });
-  const help = await exec(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'postbus.ts')], { cwd: ROOT, env: cliEnv });
-  for (const name of ['create-account', 'set-plan', 'set-tester', 'set-disabled', 'issue-key', 'list-keys', 'revoke-key']) expect(help.stdout).toContain(name);
+  const help = await exec(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'postbus.ts')], {
+    cwd: ROOT,
+    env: cliEnv,
+  });
+  for (const name of [
+    'create-account',
+    'set-plan',
+    'set-tester',
+    'set-disabled',
+    'issue-key',
+    'list-keys',
+    'revoke-key',
+  ])
+    expect(help.stdout).toContain(name);
 });

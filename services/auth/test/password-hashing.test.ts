@@ -57,8 +57,16 @@ describe('password hashes', () => {
   });
 
   test('when PASSWORD_SCRYPT_N is below the OWASP figure in production or not a power of two, then the configuration is refused', () => {
-    expect(() => readConfig({ POSTBUS_ENV: 'production', AUTH_JWT_SECRET: randomBytes(32).toString('base64'), PASSWORD_SCRYPT_N: '16384' })).toThrow('PASSWORD_SCRYPT_N must be at least 131072 in production');
-    expect(() => readConfig({ PASSWORD_SCRYPT_N: '100000' })).toThrow(/PASSWORD_SCRYPT_N="100000": expected a power of two/);
+    expect(() =>
+      readConfig({
+        POSTBUS_ENV: 'production',
+        AUTH_JWT_SECRET: randomBytes(32).toString('base64'),
+        PASSWORD_SCRYPT_N: '16384',
+      }),
+    ).toThrow('PASSWORD_SCRYPT_N must be at least 131072 in production');
+    expect(() => readConfig({ PASSWORD_SCRYPT_N: '100000' })).toThrow(
+      /PASSWORD_SCRYPT_N="100000": expected a power of two/,
+    );
     expect(readConfig({}).PASSWORD_SCRYPT_N).toBe(131072);
     expect(readConfig({ PASSWORD_SCRYPT_N: '16384' }).PASSWORD_SCRYPT_N).toBe(16384);
   });
@@ -77,11 +85,15 @@ describe('signing in with a hash of an older cost', () => {
     await env?.drop();
   });
 
-  const passwordHashOf = async (userId: string): Promise<string> => (await ds.query('SELECT password_hash FROM users WHERE id = $1', [userId]))[0].password_hash;
+  const passwordHashOf = async (userId: string): Promise<string> =>
+    (await ds.query('SELECT password_hash FROM users WHERE id = $1', [userId]))[0].password_hash;
 
   test('when the right password signs in, then the hash is made again at the current cost, transparently; a wrong one changes nothing', async () => {
     const email = `old-${randomBytes(4).toString('hex')}@example.com`;
-    const { userId } = await new AccountRepository(ds, 14, new PasswordHasher(OLD_COST)).create({ email, password: PASSWORD });
+    const { userId } = await new AccountRepository(ds, 14, new PasswordHasher(OLD_COST)).create({
+      email,
+      password: PASSWORD,
+    });
     const ports: SignInPorts = {
       accounts: new AccountRepository(ds, 14),
       sessions: new SessionRepository(ds, 3_600_000),

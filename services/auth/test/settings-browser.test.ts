@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
-import { connectSandboxProfile, createTestEnv, startSystem, waitFor, type RunningSystem, type TestEnv, testServers } from '@postbus/testing';
+import { connectSandboxProfile, createTestEnv, waitFor, type TestEnv, testServers } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 
 const ARTIFACTS = join(__dirname, '..', '..', '..', 'test-artifacts');
 
@@ -14,7 +15,14 @@ beforeAll(async () => {
   system = await startSystem(env);
   browser = await chromium.launch({
     executablePath: testServers.chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 });
 afterAll(async () => {
@@ -49,7 +57,13 @@ test('when a person signs up, creates a key, uses it and revokes it in Chromium,
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: system.baseUrl });
   const { page, accountId } = await signUp(context);
   expect(accountId).toMatch(/^acc_/);
-  const profile = await connectSandboxProfile(system.bus.rpc, system.sandboxUrl, accountId, 'threads', `browser_${accountId.slice(-6).toLowerCase()}`);
+  const profile = await connectSandboxProfile(
+    system.bus.rpc,
+    system.sandboxUrl,
+    accountId,
+    'threads',
+    `browser_${accountId.slice(-6).toLowerCase()}`,
+  );
   await page.reload();
 
   await page.fill('#key-name', 'publishing bot');
@@ -63,12 +77,17 @@ test('when a person signs up, creates a key, uses it and revokes it in Chromium,
   const key = await page.inputValue('#new-key');
   expect(key).toMatch(/^sk_live_[0-9A-Za-z]{43}$/);
   await page.click('button[data-copy="new-key"]');
-  await page.waitForFunction(() => (globalThis as any).document.querySelector('button[data-copy]').textContent === 'Copied');
+  await page.waitForFunction(
+    () => (globalThis as any).document.querySelector('button[data-copy]').textContent === 'Copied',
+  );
   expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText())).toBe(key);
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, 'settings-new-key.png'), fullPage: true });
 
-  const created = await api(key, '/api/v1/publish', { platforms: ['threads'], caption: 'sent with a key made in settings' });
+  const created = await api(key, '/api/v1/publish', {
+    platforms: ['threads'],
+    caption: 'sent with a key made in settings',
+  });
   expect(created.status).toBe(201);
   const post = await api(key, `/api/v1/posts/${created.body.postIds[0]}`);
   expect(post.status).toBe(200);

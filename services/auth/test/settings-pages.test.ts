@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { Rpc } from '@postbus/contracts';
-import { connectSandboxProfile, createTestEnv, startSystem, waitFor, type RunningSystem, type TestEnv } from '@postbus/testing';
+import { connectSandboxProfile, createTestEnv, waitFor, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -30,7 +31,12 @@ class Browser {
       for (const [k, v] of Object.entries(form)) for (const one of Array.isArray(v) ? v : [v]) params.append(k, one);
       body = params.toString();
     }
-    const res = await fetch(`${system.baseUrl}${path}`, { method: form ? 'POST' : 'GET', headers, body, redirect: 'manual' });
+    const res = await fetch(`${system.baseUrl}${path}`, {
+      method: form ? 'POST' : 'GET',
+      headers,
+      body,
+      redirect: 'manual',
+    });
     for (const c of res.headers.getSetCookie()) {
       this.setCookies.push(c);
       const [pair] = c.split(';');
@@ -86,7 +92,11 @@ describe('sign up and sign in', () => {
     const browser = new Browser();
     const { csrf } = await browser.open('/signup');
     const without = await browser.request('/signup', { email: address, password: PASSWORD });
-    const forged = await browser.request('/signup', { _csrf: `${csrf.slice(0, -2)}xx`, email: address, password: PASSWORD });
+    const forged = await browser.request('/signup', {
+      _csrf: `${csrf.slice(0, -2)}xx`,
+      email: address,
+      password: PASSWORD,
+    });
     const noCookie = await new Browser().request('/signup', { _csrf: csrf, email: address, password: PASSWORD });
     expect([without.status, forged.status, noCookie.status]).toEqual([403, 403, 403]);
     expect(browser.cookies.has('pb_session')).toBe(false);
@@ -130,14 +140,24 @@ describe('sign up and sign in', () => {
     const { email: address, browser: first } = await signedUp();
     const browser = new Browser();
     const { csrf } = await browser.open('/signin?next=/settings');
-    const wrong = await browser.request('/signin', { _csrf: csrf, email: address, password: 'wrong password', next: '/settings' });
+    const wrong = await browser.request('/signin', {
+      _csrf: csrf,
+      email: address,
+      password: 'wrong password',
+      next: '/settings',
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.html).toContain('not right');
     const unknown = await browser.request('/signin', { _csrf: csrf, email: email(), password: PASSWORD });
     expect(unknown.status).toBe(401);
     expect(browser.cookies.has('pb_session')).toBe(false);
 
-    const right = await browser.request('/signin', { _csrf: csrf, email: address, password: PASSWORD, next: '//evil.example/' });
+    const right = await browser.request('/signin', {
+      _csrf: csrf,
+      email: address,
+      password: PASSWORD,
+      next: '//evil.example/',
+    });
     expect(right.status).toBe(303);
     expect(right.location).toBe('/settings');
     expect(browser.cookies.get('pb_session')).not.toBe(first.cookies.get('pb_session'));
@@ -180,7 +200,13 @@ describe('API keys in settings', () => {
   test('when a key is created, then it is shown once, works against the gateway, and the list shows its last use afterwards', async () => {
     const { browser } = await signedUp();
     const settings = await browser.open('/settings');
-    const created = await browser.request('/settings/keys', { _csrf: settings.csrf, name: 'server one', scopes: ['post:read', 'post:write'], restriction: 'all', expiresInDays: '' });
+    const created = await browser.request('/settings/keys', {
+      _csrf: settings.csrf,
+      name: 'server one',
+      scopes: ['post:read', 'post:write'],
+      restriction: 'all',
+      expiresInDays: '',
+    });
     expect(created.status).toBe(201);
     const key = created.html.match(/id="new-key" type="text" readonly value="(sk_live_[0-9A-Za-z]{43})"/)![1];
     expect(created.html).toContain('data-copy="new-key"');
@@ -198,19 +224,34 @@ describe('API keys in settings', () => {
   test('when a key is created with the webhook scopes the form offers, then it manages webhooks; a key from before them shows until when it keeps them', async () => {
     const { browser, accountId } = await signedUp();
     const settings = await browser.open('/settings');
-    for (const scope of ['webhook:read', 'webhook:write']) expect(settings.html).toContain(`name="scopes" value="${scope}"`);
-    const created = await browser.request('/settings/keys', { _csrf: settings.csrf, name: 'hooks', scopes: ['webhook:read', 'webhook:write'], restriction: 'all', expiresInDays: '' });
+    for (const scope of ['webhook:read', 'webhook:write'])
+      expect(settings.html).toContain(`name="scopes" value="${scope}"`);
+    const created = await browser.request('/settings/keys', {
+      _csrf: settings.csrf,
+      name: 'hooks',
+      scopes: ['webhook:read', 'webhook:write'],
+      restriction: 'all',
+      expiresInDays: '',
+    });
     expect(created.status).toBe(201);
     const key = created.html.match(/id="new-key" type="text" readonly value="(sk_live_[0-9A-Za-z]{43})"/)![1];
     expect(await api(key, '/api/v1/webhooks')).toEqual({ status: 200, body: { data: [] } });
 
-    const older = await browser.request('/settings/keys', { _csrf: settings.csrf, name: 'older', scopes: 'post:read', restriction: 'all', expiresInDays: '' });
+    const older = await browser.request('/settings/keys', {
+      _csrf: settings.csrf,
+      name: 'older',
+      scopes: 'post:read',
+      restriction: 'all',
+      expiresInDays: '',
+    });
     expect(older.status).toBe(201);
     // As the migration marks keys that held post:read when the webhook scopes came.
     const db = new Client({ connectionString: env.databaseUrl });
     await db.connect();
     try {
-      await db.query(`UPDATE auth.api_keys SET legacy_webhook_scopes = true WHERE account_id = $1 AND name = 'older'`, [accountId]);
+      await db.query(`UPDATE auth.api_keys SET legacy_webhook_scopes = true WHERE account_id = $1 AND name = 'older'`, [
+        accountId,
+      ]);
     } finally {
       await db.end();
     }
@@ -228,24 +269,57 @@ describe('API keys in settings', () => {
 
   test('when a key is limited to a profile and given an expiry, then it carries both; a profile of another account is refused', async () => {
     const { browser, accountId } = await signedUp();
-    const own = await connectSandboxProfile(system.bus.rpc, system.sandboxUrl, accountId, 'threads', `own_${accountId.slice(-6).toLowerCase()}`);
+    const own = await connectSandboxProfile(
+      system.bus.rpc,
+      system.sandboxUrl,
+      accountId,
+      'threads',
+      `own_${accountId.slice(-6).toLowerCase()}`,
+    );
     const other = await system.seedAccount({ platforms: ['threads'] });
     const settings = await browser.open('/settings');
     expect(settings.html).toContain(`value="${own.id}"`);
 
-    const refused = await browser.request('/settings/keys', { _csrf: settings.csrf, name: 'sneaky', scopes: 'post:write', restriction: 'list', otherProfileIds: other.profiles[0].id });
+    const refused = await browser.request('/settings/keys', {
+      _csrf: settings.csrf,
+      name: 'sneaky',
+      scopes: 'post:write',
+      restriction: 'list',
+      otherProfileIds: other.profiles[0].id,
+    });
     expect(refused.status).toBe(400);
     expect(refused.html).toContain('Not a connected profile of this account');
-    const none = await browser.request('/settings/keys', { _csrf: settings.csrf, name: 'empty', scopes: 'post:write', restriction: 'list' });
+    const none = await browser.request('/settings/keys', {
+      _csrf: settings.csrf,
+      name: 'empty',
+      scopes: 'post:write',
+      restriction: 'list',
+    });
     expect(none.status).toBe(400);
-    const noScope = await browser.request('/settings/keys', { _csrf: settings.csrf, name: 'no scope', restriction: 'all' });
+    const noScope = await browser.request('/settings/keys', {
+      _csrf: settings.csrf,
+      name: 'no scope',
+      restriction: 'all',
+    });
     expect(noScope.status).toBe(400);
     expect((await system.bus.rpc.call(Rpc.authListKeys, { accountId })).keys).toHaveLength(0);
 
-    const ok = await browser.request('/settings/keys', { _csrf: settings.csrf, name: 'limited', scopes: ['post:write', 'post:read'], restriction: 'list', profileIds: own.id, expiresInDays: '7' });
+    const ok = await browser.request('/settings/keys', {
+      _csrf: settings.csrf,
+      name: 'limited',
+      scopes: ['post:write', 'post:read'],
+      restriction: 'list',
+      profileIds: own.id,
+      expiresInDays: '7',
+    });
     expect(ok.status).toBe(201);
     const [key] = (await system.bus.rpc.call(Rpc.authListKeys, { accountId })).keys;
-    expect(key).toMatchObject({ name: 'limited', profileIds: [own.id], scopes: ['post:write', 'post:read'], status: 'active' });
+    expect(key).toMatchObject({
+      name: 'limited',
+      profileIds: [own.id],
+      scopes: ['post:write', 'post:read'],
+      status: 'active',
+    });
     const days = (Date.parse(key.expiresAt!) - Date.parse(key.createdAt)) / 86_400_000;
     expect(days).toBeCloseTo(7, 2);
   });
@@ -254,7 +328,12 @@ describe('API keys in settings', () => {
     const owner = await signedUp();
     const stranger = await signedUp();
     const settings = await owner.browser.open('/settings');
-    const created = await owner.browser.request('/settings/keys', { _csrf: settings.csrf, name: 'to revoke', scopes: 'post:read', restriction: 'all' });
+    const created = await owner.browser.request('/settings/keys', {
+      _csrf: settings.csrf,
+      name: 'to revoke',
+      scopes: 'post:read',
+      restriction: 'all',
+    });
     const key = created.html.match(/value="(sk_live_\w+)"/)![1];
     const keyId = created.html.match(/data-key-id="(key_\w+)"/)![1];
     expect((await api(key)).status).toBe(404);
@@ -270,10 +349,13 @@ describe('API keys in settings', () => {
     const after = await owner.browser.open(revoked.location!);
     expect(after.html).toContain('is revoked');
     expect(after.html).toMatch(new RegExp(`data-key-id="${keyId}">[\\s\\S]*?<td class="status">revoked</td>`));
-    const refused = await waitFor(async () => {
-      const r = await api(key);
-      return r.status === 401 ? r : undefined;
-    }, { timeoutMs: 1000, intervalMs: 25, what: 'the key to be refused' });
+    const refused = await waitFor(
+      async () => {
+        const r = await api(key);
+        return r.status === 401 ? r : undefined;
+      },
+      { timeoutMs: 1000, intervalMs: 25, what: 'the key to be refused' },
+    );
     expect(refused.body.code).toBe('invalid_api_key');
   });
 });

@@ -33,7 +33,10 @@ function portsFor(address: string, policy = POLICY) {
   const checked: string[] = [];
   const user = { id: 'usr_1', account_id: 'acc_1', email: address, password_hash: storedHash, disabled: false };
   const ports: SignInPorts = {
-    accounts: { findUserByEmail: async (e: string) => (e.toLowerCase() === address ? user : undefined), find: async () => ({ id: 'acc_1', disabled: false }) } as unknown as AccountRepository,
+    accounts: {
+      findUserByEmail: async (e: string) => (e.toLowerCase() === address ? user : undefined),
+      find: async () => ({ id: 'acc_1', disabled: false }),
+    } as unknown as AccountRepository,
     sessions: { create: async () => ({ token: 'session', expiresAt: new Date() }) } as unknown as SessionRepository,
     backoff: new SignInBackoff(ds, policy),
     checkPassword: async (password, stored) => {
@@ -46,19 +49,31 @@ function portsFor(address: string, policy = POLICY) {
 
 /** Ends the email's current wait, as time passing would. */
 async function lockEnds(): Promise<void> {
-  await ds.query(`UPDATE sign_in_failures SET locked_until = now() - interval '1 millisecond' WHERE locked_until > now()`);
+  await ds.query(
+    `UPDATE sign_in_failures SET locked_until = now() - interval '1 millisecond' WHERE locked_until > now()`,
+  );
 }
 
 test('when an email fails its free sign-ins, then the next tries are refused with a wait and no password is checked, not even the right one', async () => {
   const address = email();
   const { ports, checked } = portsFor(address);
-  for (let i = 0; i < POLICY.freeFailures; i++) expect(await signIn(ports, address, `guess ${i}`)).toEqual({ ok: false, message: 'The email or the password is not right.' });
+  for (let i = 0; i < POLICY.freeFailures; i++)
+    expect(await signIn(ports, address, `guess ${i}`)).toEqual({
+      ok: false,
+      message: 'The email or the password is not right.',
+    });
   expect(checked).toHaveLength(POLICY.freeFailures);
 
   const wrong = await signIn(ports, ` ${address.toUpperCase()} `, 'another guess');
   const right = await signIn(ports, address, PASSWORD);
   for (const refused of [wrong, right]) {
-    expect(refused).toEqual({ ok: false, retryAfterSeconds: expect.any(Number), message: expect.stringMatching(/^Too many failed sign-ins for this email\. Try again in \d+ (seconds|minutes)\.$/) });
+    expect(refused).toEqual({
+      ok: false,
+      retryAfterSeconds: expect.any(Number),
+      message: expect.stringMatching(
+        /^Too many failed sign-ins for this email\. Try again in \d+ (seconds|minutes)\.$/,
+      ),
+    });
     expect(refused.ok === false && refused.retryAfterSeconds).toBeGreaterThan(50);
     expect(refused.ok === false && refused.retryAfterSeconds).toBeLessThanOrEqual(60);
   }
@@ -95,7 +110,9 @@ test('when many guesses for one email arrive at once, then only the free failure
   const { ports, checked } = portsFor(address);
   const results = await Promise.all(Array.from({ length: 12 }, (_, i) => signIn(ports, address, `guess ${i}`)));
   expect(checked).toHaveLength(POLICY.freeFailures);
-  expect(results.filter((r) => r.ok === false && r.retryAfterSeconds !== undefined)).toHaveLength(12 - POLICY.freeFailures);
+  expect(results.filter((r) => r.ok === false && r.retryAfterSeconds !== undefined)).toHaveLength(
+    12 - POLICY.freeFailures,
+  );
 });
 
 test('when an email that has no user is guessed at, then it is held back the same way, so a lock tells nothing about who has an account', async () => {
@@ -110,7 +127,11 @@ test('when the backoff is off, then every try is checked and nothing is kept', a
   const address = email();
   const { ports, checked } = portsFor(address, { ...POLICY, freeFailures: 0 });
   const before = await ds.query('SELECT count(*)::int AS n FROM sign_in_failures');
-  for (let i = 0; i < 6; i++) expect(await signIn(ports, address, 'guess')).toMatchObject({ ok: false, message: 'The email or the password is not right.' });
+  for (let i = 0; i < 6; i++)
+    expect(await signIn(ports, address, 'guess')).toMatchObject({
+      ok: false,
+      message: 'The email or the password is not right.',
+    });
   expect(checked).toHaveLength(6);
   expect(await ds.query('SELECT count(*)::int AS n FROM sign_in_failures')).toEqual(before);
 });

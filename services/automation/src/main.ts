@@ -1,6 +1,6 @@
 import { Rpc, type Principal, type Profile } from '@postbus/contracts';
 import { OutboxRelay } from '@postbus/bus';
-import { runMain } from '@postbus/kit';
+import { databaseOf, runMain } from '@postbus/kit';
 import { bootService, listen, type ServiceRuntime } from '@postbus/service';
 import { ActivityRepository } from './activity/activity.repository';
 import { readConfig, type AutomationConfig } from './config';
@@ -27,6 +27,7 @@ export async function start(env?: Record<string, string | undefined>) {
 
 async function wire(svc: ServiceRuntime, config: AutomationConfig) {
   const ds = svc.ds!;
+  const db = databaseOf(ds);
   const rpc = svc.bus.rpc;
   const templates = new TemplateRepository(ds);
   const activity = new ActivityRepository(ds);
@@ -34,20 +35,26 @@ async function wire(svc: ServiceRuntime, config: AutomationConfig) {
   const relay = new OutboxRelay(ds, svc.bus.events, svc.logger.child({ module: 'outbox' }));
 
   registerRpc(svc.rpc, {
-    ds,
+    db,
     templates,
     activity,
     clock,
-    listProfiles: async (principal: Principal) => (await rpc.call(Rpc.connectionsListProfiles, { includeInactive: true }, principal)).profiles,
+    listProfiles: async (principal: Principal) =>
+      (await rpc.call(Rpc.connectionsListProfiles, { includeInactive: true }, principal)).profiles,
   });
 
   const answer: AnswerPorts = {
-    ds,
+    db,
     activity,
     templates,
     clock,
-    findProfiles: async (platform, platformUserId) => (await rpc.call(Rpc.connectionsFindByPlatformUser, { platform, platformUserId })).profiles,
-    credentials: (profile: Profile, { refresh }) => rpc.call(refresh ? Rpc.connectionsRefreshCredentials : Rpc.connectionsGetCredentials, { profileId: profile.id, accountId: profile.accountId }),
+    findProfiles: async (platform, platformUserId) =>
+      (await rpc.call(Rpc.connectionsFindByPlatformUser, { platform, platformUserId })).profiles,
+    credentials: (profile: Profile, { refresh }) =>
+      rpc.call(refresh ? Rpc.connectionsRefreshCredentials : Rpc.connectionsGetCredentials, {
+        profileId: profile.id,
+        accountId: profile.accountId,
+      }),
     sendReply: platformReplySender({
       instagramApiUrl: config.INSTAGRAM_API_URL,
       facebookApiUrl: config.FACEBOOK_API_URL,
@@ -57,7 +64,10 @@ async function wire(svc: ServiceRuntime, config: AutomationConfig) {
     }),
     logger: svc.logger.child({ module: 'replies' }),
   };
-  const comments = consumeComments(svc.bus, answer, { retryDelaysMs: config.AUTOMATION_RETRY_DELAYS_MS, concurrency: config.AUTOMATION_CONCURRENCY });
+  const comments = consumeComments(svc.bus, answer, {
+    retryDelaysMs: config.AUTOMATION_RETRY_DELAYS_MS,
+    concurrency: config.AUTOMATION_CONCURRENCY,
+  });
   // Stopped in reverse: the listener first, then the replies in flight, then what the relay still holds.
   svc.lifecycle.onStop('relay', () => relay.stop());
   svc.lifecycle.onStop('comments', () => comments.stop());
@@ -69,11 +79,15 @@ async function wire(svc: ServiceRuntime, config: AutomationConfig) {
       appSecrets: [config.META_APP_SECRET, config.THREADS_APP_SECRET].filter(Boolean),
       bodyLimit: config.AUTOMATION_WEBHOOK_BODY_LIMIT,
       clock,
-      receive: (list) => receiveComments({ ds, inbox, announced: () => relay.kick() }, list),
+      receive: (list) => receiveComments({ db, inbox, announced: () => relay.kick() }, list),
     },
     svc.logger.child({ module: 'webhooks' }),
   );
-  const http = await listen(app, svc.lifecycle, { port: config.AUTOMATION_HTTP_PORT, host: config.HOST, name: 'comment webhooks' });
+  const http = await listen(app, svc.lifecycle, {
+    port: config.AUTOMATION_HTTP_PORT,
+    host: config.HOST,
+    name: 'comment webhooks',
+  });
 
   await svc.rpc.start();
   await comments.start();

@@ -1,7 +1,8 @@
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Rpc, SCOPES } from '@postbus/contracts';
-import { createTestEnv, startSystem, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 import { apiClient, platformUserIdOf, sandboxComments, settledActivity } from './support/harness';
 
 let env: TestEnv;
@@ -19,16 +20,31 @@ afterAll(async () => {
 });
 
 const TEMPLATE = '/api/v1/automation/template';
-const priceRule = { id: 'price', name: 'Price questions', trigger: { match: 'any', keywords: ['price', 'cost'] }, action: { type: 'reply', text: 'Hi {name}, see your DMs' } };
+const priceRule = {
+  id: 'price',
+  name: 'Price questions',
+  trigger: { match: 'any', keywords: ['price', 'cost'] },
+  action: { type: 'reply', text: 'Hi {name}, see your DMs' },
+};
 
 async function keyFor(account: SeededAccount, scopes: string[], profileIds?: string[]) {
-  const { key } = await system.bus.rpc.call(Rpc.authIssueKey, { accountId: account.accountId, userId: account.userId, name: 'narrow', scopes, profileIds });
+  const { key } = await system.bus.rpc.call(Rpc.authIssueKey, {
+    accountId: account.accountId,
+    userId: account.userId,
+    name: 'narrow',
+    scopes,
+    profileIds,
+  });
   return key;
 }
 
 async function connectMcp(key: string): Promise<McpClient> {
   const client = new McpClient({ name: 'automation-test-agent', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${system.baseUrl}/api/mcp`), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${system.baseUrl}/api/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    }),
+  );
   return client;
 }
 
@@ -43,10 +59,19 @@ describe('exporting and importing the template', () => {
   test('when a template is imported, then it is stored with its defaults filled in, and its export imports again unchanged', async () => {
     const account = await system.seedAccount({ platforms: ['instagram', 'facebook'] });
     const [ig] = account.profiles;
-    const imported = await api(TEMPLATE, { method: 'PUT', key: account.apiKey, body: { version: 1, rules: [{ ...priceRule, profileIds: [ig.id], caps: { perPost: 3 } }] } });
+    const imported = await api(TEMPLATE, {
+      method: 'PUT',
+      key: account.apiKey,
+      body: { version: 1, rules: [{ ...priceRule, profileIds: [ig.id], caps: { perPost: 3 } }] },
+    });
 
     expect(imported.status).toBe(200);
-    expect(imported.body).toMatchObject({ dryRun: false, changed: true, revision: 1, changes: [{ kind: 'rule_added', ruleId: 'price' }] });
+    expect(imported.body).toMatchObject({
+      dryRun: false,
+      changed: true,
+      revision: 1,
+      changes: [{ kind: 'rule_added', ruleId: 'price' }],
+    });
     const exported = await api(TEMPLATE, { key: account.apiKey });
     expect(exported.body).toEqual({
       version: 1,
@@ -67,7 +92,18 @@ describe('exporting and importing the template', () => {
     await api(TEMPLATE, { method: 'PUT', key: account.apiKey, body: { version: 1, rules: [priceRule] } });
     const before = (await api(TEMPLATE, { key: account.apiKey })).body;
 
-    const next = { version: 1, enabled: false, rules: [{ ...priceRule, trigger: { match: 'exact', keywords: ['price'] } }, { id: 'link', trigger: { match: 'exact', keywords: ['link'] }, action: { type: 'private_reply', text: 'Here you go' } }] };
+    const next = {
+      version: 1,
+      enabled: false,
+      rules: [
+        { ...priceRule, trigger: { match: 'exact', keywords: ['price'] } },
+        {
+          id: 'link',
+          trigger: { match: 'exact', keywords: ['link'] },
+          action: { type: 'private_reply', text: 'Here you go' },
+        },
+      ],
+    };
     const dry = await api(`${TEMPLATE}?dryRun=true`, { method: 'PUT', key: account.apiKey, body: next });
 
     expect(dry.status).toBe(200);
@@ -75,11 +111,17 @@ describe('exporting and importing the template', () => {
       dryRun: true,
       changed: true,
       revision: 2,
-      changes: [{ kind: 'template_changed', fields: ['enabled'] }, { kind: 'rule_changed', ruleId: 'price', fields: ['trigger'] }, { kind: 'rule_added', ruleId: 'link' }],
+      changes: [
+        { kind: 'template_changed', fields: ['enabled'] },
+        { kind: 'rule_changed', ruleId: 'price', fields: ['trigger'] },
+        { kind: 'rule_added', ruleId: 'link' },
+      ],
     });
     expect(dry.body.template.rules.map((r: { id: string }) => r.id)).toEqual(['price', 'link']);
     expect((await api(TEMPLATE, { key: account.apiKey })).body).toEqual(before);
-    expect((await api(`${TEMPLATE}?dryRun=false`, { method: 'PUT', key: account.apiKey, body: next })).body).toMatchObject({ dryRun: false, revision: 2 });
+    expect(
+      (await api(`${TEMPLATE}?dryRun=false`, { method: 'PUT', key: account.apiKey, body: next })).body,
+    ).toMatchObject({ dryRun: false, revision: 2 });
   });
 
   test('when a template is invalid, then 400 validation_error lists every problem and nothing changes, dry run or not', async () => {
@@ -91,7 +133,12 @@ describe('exporting and importing the template', () => {
       version: 2,
       rules: [
         { ...priceRule, trigger: { match: 'some', keywords: [] } },
-        { ...priceRule, platforms: ['tiktok'], profileIds: ['prf_nobody', tiktok.id], action: { type: 'reply', text: 'Hi {firstname}' } },
+        {
+          ...priceRule,
+          platforms: ['tiktok'],
+          profileIds: ['prf_nobody', tiktok.id],
+          action: { type: 'reply', text: 'Hi {firstname}' },
+        },
       ],
     };
 
@@ -116,7 +163,11 @@ describe('exporting and importing the template', () => {
 
   test('when dryRun is neither true nor false, or the body is not JSON, then validation_error or invalid_json', async () => {
     const account = await system.seedAccount({ platforms: ['instagram'] });
-    const badFlag = await api(`${TEMPLATE}?dryRun=maybe`, { method: 'PUT', key: account.apiKey, body: { version: 1, rules: [] } });
+    const badFlag = await api(`${TEMPLATE}?dryRun=maybe`, {
+      method: 'PUT',
+      key: account.apiKey,
+      body: { version: 1, rules: [] },
+    });
     expect(badFlag.status).toBe(400);
     expect(badFlag.body.code).toBe('validation_error');
     const notJson = await api(TEMPLATE, { method: 'PUT', key: account.apiKey, rawBody: '{"version": 1,' });
@@ -124,7 +175,9 @@ describe('exporting and importing the template', () => {
     expect(notJson.body.code).toBe('invalid_json');
     const noBody = await api(TEMPLATE, { method: 'PUT', key: account.apiKey });
     expect(noBody.status).toBe(400);
-    expect(noBody.body.details.problems).toEqual([{ path: '(template)', message: expect.stringMatching(/JSON object/) }]);
+    expect(noBody.body.details.problems).toEqual([
+      { path: '(template)', message: expect.stringMatching(/JSON object/) },
+    ]);
   });
 });
 
@@ -151,12 +204,16 @@ describe('who may call', () => {
     expect((await api('/api/v1/automation/activity', { key: writeOnly })).body.code).toBe('insufficient_scope');
   });
 
-  test('when a key limited to some profiles imports, or reads another profile\'s activity, then 403 profile_scope_denied', async () => {
+  test("when a key limited to some profiles imports, or reads another profile's activity, then 403 profile_scope_denied", async () => {
     const account = await system.seedAccount({ platforms: ['instagram', 'facebook'] });
     const [ig, fb] = account.profiles;
     const narrow = await keyFor(account, [...SCOPES], [ig.id]);
 
-    const put = await api(TEMPLATE, { method: 'PUT', key: narrow, body: { version: 1, rules: [{ ...priceRule, profileIds: [ig.id] }] } });
+    const put = await api(TEMPLATE, {
+      method: 'PUT',
+      key: narrow,
+      body: { version: 1, rules: [{ ...priceRule, profileIds: [ig.id] }] },
+    });
     expect(put.status).toBe(403);
     expect(put.body.code).toBe('profile_scope_denied');
     const other = await api(`/api/v1/automation/activity?profileId=${fb.id}`, { key: narrow });
@@ -171,13 +228,21 @@ describe('the activity', () => {
     const account = await system.seedAccount({ platforms: ['instagram', 'facebook'] });
     const [ig, fb] = account.profiles;
     // Private replies: a public reply would come back as the account's own comment and be listed too.
-    await api(TEMPLATE, { method: 'PUT', key: account.apiKey, body: { version: 1, rules: [{ ...priceRule, action: { type: 'private_reply', text: 'In your inbox' } }] } });
+    await api(TEMPLATE, {
+      method: 'PUT',
+      key: account.apiKey,
+      body: { version: 1, rules: [{ ...priceRule, action: { type: 'private_reply', text: 'In your inbox' } }] },
+    });
     const sandbox = sandboxComments(system);
     expect((await sandbox.subscribe('postbus-development-verify-token')).status).toBe(201);
     const igUser = await platformUserIdOf(system, account.accountId, ig.id);
     const fbUser = await platformUserIdOf(system, account.accountId, fb.id);
     const ids: string[] = [];
-    for (const [accountId, platform, text] of [[igUser, 'instagram', 'price?'], [igUser, 'instagram', 'hello'], [fbUser, 'facebook', 'cost?']] as const) {
+    for (const [accountId, platform, text] of [
+      [igUser, 'instagram', 'price?'],
+      [igUser, 'instagram', 'hello'],
+      [fbUser, 'facebook', 'cost?'],
+    ] as const) {
       const { comment } = await sandbox.comment({ platform, accountId, text });
       await settledActivity(api, account.apiKey, comment.id);
       ids.push(comment.id);
@@ -186,28 +251,42 @@ describe('the activity', () => {
     const first = await api('/api/v1/automation/activity?limit=2', { key: account.apiKey });
     expect(first.status).toBe(200);
     expect(first.body.data.map((a: { commentId: string }) => a.commentId)).toEqual([ids[2], ids[1]]);
-    const second = await api(`/api/v1/automation/activity?limit=2&cursor=${first.body.nextCursor}`, { key: account.apiKey });
+    const second = await api(`/api/v1/automation/activity?limit=2&cursor=${first.body.nextCursor}`, {
+      key: account.apiKey,
+    });
     expect(second.body).toEqual({ data: [expect.objectContaining({ commentId: ids[0] })], nextCursor: null });
     const replied = await api('/api/v1/automation/activity?outcome=replied', { key: account.apiKey });
     expect(replied.body.data.map((a: { commentId: string }) => a.commentId)).toEqual([ids[2], ids[0]]);
     const narrow = await keyFor(account, ['automation:read'], [ig.id]);
-    expect((await api('/api/v1/automation/activity', { key: narrow })).body.data.map((a: { profileId: string }) => a.profileId)).toEqual([ig.id, ig.id]);
+    expect(
+      (await api('/api/v1/automation/activity', { key: narrow })).body.data.map(
+        (a: { profileId: string }) => a.profileId,
+      ),
+    ).toEqual([ig.id, ig.id]);
   });
 
-  test.each([['limit=0'], ['limit=101'], ['limit=ten'], ['outcome=ignored'], ['cursor=not-a-cursor']])('when the activity is asked with %s, then 400 validation_error', async (query) => {
-    const account = await system.seedAccount({ platforms: ['instagram'] });
-    const res = await api(`/api/v1/automation/activity?${query}`, { key: account.apiKey });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('validation_error');
-  });
+  test.each([['limit=0'], ['limit=101'], ['limit=ten'], ['outcome=ignored'], ['cursor=not-a-cursor']])(
+    'when the activity is asked with %s, then 400 validation_error',
+    async (query) => {
+      const account = await system.seedAccount({ platforms: ['instagram'] });
+      const res = await api(`/api/v1/automation/activity?${query}`, { key: account.apiKey });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('validation_error');
+    },
+  );
 });
 
 describe('openapi.json', () => {
-  test('when the API description is read, then the template\'s JSON Schema is the import\'s body and the routes name their tool twins', async () => {
+  test("when the API description is read, then the template's JSON Schema is the import's body and the routes name their tool twins", async () => {
     const doc = (await api('/openapi.json')).body;
     const put = doc.paths['/api/v1/automation/template'].put;
     const schema = put.requestBody.content['application/json'].schema;
-    expect(schema).toMatchObject({ title: 'AutomationTemplate', type: 'object', required: ['version', 'rules'], additionalProperties: false });
+    expect(schema).toMatchObject({
+      title: 'AutomationTemplate',
+      type: 'object',
+      required: ['version', 'rules'],
+      additionalProperties: false,
+    });
     expect(schema.properties.rules.items.properties.trigger.properties.match.enum).toEqual(['any', 'all', 'exact']);
     expect(put['x-required-scope']).toBe('automation:write');
     expect(put.description).toContain('svc_import_automation_template');
@@ -225,13 +304,16 @@ describe('the agent tools', () => {
     const importTool = tools.find((t) => t.name === 'svc_import_automation_template')!;
     expect(exportTool.annotations?.readOnlyHint).toBe(true);
     expect(importTool.inputSchema.properties).toHaveProperty('template');
-    expect(importTool.description).toContain('PUT /api/v1/automation/template');
+    expect(importTool._meta?.['postbus/rest']).toContain('PUT /api/v1/automation/template');
 
     const empty = await client.callTool({ name: 'svc_export_automation_template', arguments: {} });
     expect(empty.structuredContent).toEqual({ version: 1, enabled: true, rules: [], revision: 0, updatedAt: null });
 
     const template = { version: 1, rules: [priceRule] };
-    const dry = await client.callTool({ name: 'svc_import_automation_template', arguments: { template, dryRun: true } });
+    const dry = await client.callTool({
+      name: 'svc_import_automation_template',
+      arguments: { template, dryRun: true },
+    });
     expect(dry.isError).toBeFalsy();
     expect(dry.structuredContent).toMatchObject({ dryRun: true, changed: true, revision: 1 });
     expect((await api(TEMPLATE, { key: account.apiKey })).body.revision).toBe(0);
@@ -246,7 +328,12 @@ describe('the agent tools', () => {
   test('when an agent imports an invalid template, then the error comes back in-band with every problem', async () => {
     const account = await system.seedAccount({ platforms: ['instagram'] });
     const client = await connectMcp(account.apiKey);
-    const res = await client.callTool({ name: 'svc_import_automation_template', arguments: { template: { version: 1, rules: [{ ...priceRule, id: 'has space', action: { type: 'shout', text: 'x' } }] } } });
+    const res = await client.callTool({
+      name: 'svc_import_automation_template',
+      arguments: {
+        template: { version: 1, rules: [{ ...priceRule, id: 'has space', action: { type: 'shout', text: 'x' } }] },
+      },
+    });
 
     expect(res.isError).toBe(true);
     const body = JSON.parse((res.content as { text: string }[])[0].text);
@@ -261,8 +348,17 @@ describe('the agent tools', () => {
     const key = await keyFor(account, ['automation:read']);
     const res = await fetch(`${system.baseUrl}/api/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'svc_import_automation_template', arguments: { template: { version: 1, rules: [] } } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${key}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'svc_import_automation_template', arguments: { template: { version: 1, rules: [] } } },
+      }),
     });
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toContain('scope="automation:write"');

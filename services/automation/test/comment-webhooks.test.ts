@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { Client } from 'pg';
 import { Rpc } from '@postbus/contracts';
-import { createTestEnv, startSystem, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 import { apiClient, platformUserIdOf, sandboxComments, settledActivity } from './support/harness';
 
 const VERIFY_TOKEN = 'postbus-development-verify-token';
@@ -32,18 +33,30 @@ afterAll(async () => {
 /** An account with an Instagram and a Facebook profile and the template given; answers the sandbox ids of both. */
 async function anAccountWith(rules: unknown[], opts: { enabled?: boolean } = {}) {
   const account = await system.seedAccount({ platforms: ['instagram', 'facebook'] });
-  const res = await api('/api/v1/automation/template', { method: 'PUT', key: account.apiKey, body: { version: 1, enabled: opts.enabled, rules } });
+  const res = await api('/api/v1/automation/template', {
+    method: 'PUT',
+    key: account.apiKey,
+    body: { version: 1, enabled: opts.enabled, rules },
+  });
   if (res.status !== 200) throw new Error(`template refused: ${JSON.stringify(res.body)}`);
   const [ig, fb] = account.profiles;
-  return { account, ig: { ...ig, userId: await platformUserIdOf(system, account.accountId, ig.id) }, fb: { ...fb, userId: await platformUserIdOf(system, account.accountId, fb.id) } };
+  return {
+    account,
+    ig: { ...ig, userId: await platformUserIdOf(system, account.accountId, ig.id) },
+    fb: { ...fb, userId: await platformUserIdOf(system, account.accountId, fb.id) },
+  };
 }
 
-const storedComments = async (commentId: string) => Number((await db.query('SELECT count(*) FROM automation.comments WHERE comment_id = $1', [commentId])).rows[0].count);
-const activityOf = async (account: SeededAccount, commentId: string) => (await api(`/api/v1/automation/activity?commentId=${commentId}`, { key: account.apiKey })).body.data;
+const storedComments = async (commentId: string) =>
+  Number((await db.query('SELECT count(*) FROM automation.comments WHERE comment_id = $1', [commentId])).rows[0].count);
+const activityOf = async (account: SeededAccount, commentId: string) =>
+  (await api(`/api/v1/automation/activity?commentId=${commentId}`, { key: account.apiKey })).body.data;
 
 describe('the subscription handshake', () => {
   test('when Meta verifies the callback with the verify token, then hub.challenge is echoed as plain text', async () => {
-    const res = await api(`/webhooks/meta?hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=${VERIFY_TOKEN}`);
+    const res = await api(
+      `/webhooks/meta?hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=${VERIFY_TOKEN}`,
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(res.body).toBe(1158201444);
@@ -69,9 +82,21 @@ describe('the subscription handshake', () => {
 
 describe('signed deliveries', () => {
   test('when a comment arrives with a bad or missing signature, then it is refused with 403 and nothing is stored or answered', async () => {
-    const { account, ig } = await anAccountWith([{ id: 'price', trigger: { match: 'any', keywords: ['price'] }, action: { type: 'reply', text: 'Hi' } }]);
-    const forged = await sandbox.comment({ platform: 'instagram', accountId: ig.userId, text: 'price?', signature: 'invalid' });
-    const unsigned = await sandbox.comment({ platform: 'instagram', accountId: ig.userId, text: 'price?', signature: 'missing' });
+    const { account, ig } = await anAccountWith([
+      { id: 'price', trigger: { match: 'any', keywords: ['price'] }, action: { type: 'reply', text: 'Hi' } },
+    ]);
+    const forged = await sandbox.comment({
+      platform: 'instagram',
+      accountId: ig.userId,
+      text: 'price?',
+      signature: 'invalid',
+    });
+    const unsigned = await sandbox.comment({
+      platform: 'instagram',
+      accountId: ig.userId,
+      text: 'price?',
+      signature: 'missing',
+    });
 
     for (const { deliveries } of [forged, unsigned]) {
       expect(deliveries[0].status).toBe(403);
@@ -90,7 +115,10 @@ describe('signed deliveries', () => {
     const body = '{"object":"instagram",';
     const res = await fetch(`${system.baseUrl}/webhooks/meta`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}` },
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': `sha256=${createHmac('sha256', APP_SECRET).update(body).digest('hex')}`,
+      },
       body,
     });
     expect(res.status).toBe(400);
@@ -105,12 +133,21 @@ describe('signed deliveries', () => {
 });
 
 describe('answering comments', () => {
-  test('when an Instagram comment matches a rule, then it is answered under the comment with the commenter\'s name, and the activity says why', async () => {
+  test("when an Instagram comment matches a rule, then it is answered under the comment with the commenter's name, and the activity says why", async () => {
     const { account, ig } = await anAccountWith([
       { id: 'hours', trigger: { match: 'any', keywords: ['open'] }, action: { type: 'reply', text: 'We open at 9' } },
-      { id: 'price', trigger: { match: 'any', keywords: ['price', 'cost'] }, action: { type: 'reply', text: 'Hi {name}, the price is in your DMs' } },
+      {
+        id: 'price',
+        trigger: { match: 'any', keywords: ['price', 'cost'] },
+        action: { type: 'reply', text: 'Hi {name}, the price is in your DMs' },
+      },
     ]);
-    const { comment } = await sandbox.comment({ platform: 'instagram', accountId: ig.userId, text: "What's the PRICE?", from: { id: '501', name: 'anna_k' } });
+    const { comment } = await sandbox.comment({
+      platform: 'instagram',
+      accountId: ig.userId,
+      text: "What's the PRICE?",
+      from: { id: '501', name: 'anna_k' },
+    });
 
     const entry = await settledActivity(api, account.apiKey, comment.id);
     const replies = await sandbox.replies(comment.id);
@@ -151,36 +188,90 @@ describe('answering comments', () => {
     ];
 
     expect((await settledActivity(api, account.apiKey, answered[0].comment.id)).ruleId).toBe('ship');
-    expect(await settledActivity(api, account.apiKey, answered[1].comment.id)).toMatchObject({ outcome: 'replied', ruleId: 'link', action: 'private_reply' });
-    expect(await sandbox.replies(answered[1].comment.id)).toEqual([expect.objectContaining({ kind: 'private_reply', text: 'C' })]);
+    expect(await settledActivity(api, account.apiKey, answered[1].comment.id)).toMatchObject({
+      outcome: 'replied',
+      ruleId: 'link',
+      action: 'private_reply',
+    });
+    expect(await sandbox.replies(answered[1].comment.id)).toEqual([
+      expect.objectContaining({ kind: 'private_reply', text: 'C' }),
+    ]);
     for (const { comment } of skipped) {
-      expect(await settledActivity(api, account.apiKey, comment.id)).toMatchObject({ outcome: 'skipped', reason: 'no_matching_rule', ruleId: null, replyId: null });
+      expect(await settledActivity(api, account.apiKey, comment.id)).toMatchObject({
+        outcome: 'skipped',
+        reason: 'no_matching_rule',
+        ruleId: null,
+        replyId: null,
+      });
       expect(await sandbox.replies(comment.id)).toEqual([]);
     }
   });
 
   test('when a Facebook Page comment matches, then the Page answers it; a comment in the flat Instagram shape is answered too', async () => {
-    const { account, ig, fb } = await anAccountWith([{ id: 'hours', trigger: { match: 'any', keywords: ['hours', 'open'] }, action: { type: 'reply', text: 'Hi {name}: 9 to 6' } }]);
-    const onPage = await sandbox.comment({ platform: 'facebook', accountId: fb.userId, text: 'What are your hours?', from: { id: '77', name: 'Bo Lind' } });
-    const flat = await sandbox.comment({ platform: 'instagram', accountId: ig.userId, text: 'are you open?', wrapper: 'flat' });
+    const { account, ig, fb } = await anAccountWith([
+      {
+        id: 'hours',
+        trigger: { match: 'any', keywords: ['hours', 'open'] },
+        action: { type: 'reply', text: 'Hi {name}: 9 to 6' },
+      },
+    ]);
+    const onPage = await sandbox.comment({
+      platform: 'facebook',
+      accountId: fb.userId,
+      text: 'What are your hours?',
+      from: { id: '77', name: 'Bo Lind' },
+    });
+    const flat = await sandbox.comment({
+      platform: 'instagram',
+      accountId: ig.userId,
+      text: 'are you open?',
+      wrapper: 'flat',
+    });
 
-    expect(await settledActivity(api, account.apiKey, onPage.comment.id)).toMatchObject({ outcome: 'replied', profileId: fb.id, platform: 'facebook' });
-    expect(await sandbox.replies(onPage.comment.id)).toEqual([expect.objectContaining({ kind: 'reply', text: 'Hi Bo Lind: 9 to 6' })]);
+    expect(await settledActivity(api, account.apiKey, onPage.comment.id)).toMatchObject({
+      outcome: 'replied',
+      profileId: fb.id,
+      platform: 'facebook',
+    });
+    expect(await sandbox.replies(onPage.comment.id)).toEqual([
+      expect.objectContaining({ kind: 'reply', text: 'Hi Bo Lind: 9 to 6' }),
+    ]);
     expect((await settledActivity(api, account.apiKey, flat.comment.id)).outcome).toBe('replied');
   });
 
   test('when the account comments on its own post, or its own reply comes back as a webhook, then it is never answered', async () => {
-    const { account, ig, fb } = await anAccountWith([{ id: 'all', trigger: { match: 'any', keywords: ['price'] }, action: { type: 'reply', text: 'price is 5' } }]);
-    const own = await sandbox.comment({ platform: 'instagram', accountId: ig.userId, text: 'price drop today!', fromAccount: true });
-    const ownOnPage = await sandbox.comment({ platform: 'facebook', accountId: fb.userId, text: 'new price list', fromAccount: true });
+    const { account, ig, fb } = await anAccountWith([
+      { id: 'all', trigger: { match: 'any', keywords: ['price'] }, action: { type: 'reply', text: 'price is 5' } },
+    ]);
+    const own = await sandbox.comment({
+      platform: 'instagram',
+      accountId: ig.userId,
+      text: 'price drop today!',
+      fromAccount: true,
+    });
+    const ownOnPage = await sandbox.comment({
+      platform: 'facebook',
+      accountId: fb.userId,
+      text: 'new price list',
+      fromAccount: true,
+    });
     const fan = await sandbox.comment({ platform: 'instagram', accountId: ig.userId, text: 'price?' });
 
-    expect(await settledActivity(api, account.apiKey, own.comment.id)).toMatchObject({ outcome: 'skipped', reason: 'own_comment' });
-    expect(await settledActivity(api, account.apiKey, ownOnPage.comment.id)).toMatchObject({ outcome: 'skipped', reason: 'own_comment' });
+    expect(await settledActivity(api, account.apiKey, own.comment.id)).toMatchObject({
+      outcome: 'skipped',
+      reason: 'own_comment',
+    });
+    expect(await settledActivity(api, account.apiKey, ownOnPage.comment.id)).toMatchObject({
+      outcome: 'skipped',
+      reason: 'own_comment',
+    });
     expect((await settledActivity(api, account.apiKey, fan.comment.id)).outcome).toBe('replied');
     // The reply ("price is 5") is itself announced as a comment by the account, and matches the rule.
     const [reply] = await sandbox.replies(fan.comment.id);
-    expect(await settledActivity(api, account.apiKey, reply.id, 'the echoed reply')).toMatchObject({ outcome: 'skipped', reason: 'own_comment' });
+    expect(await settledActivity(api, account.apiKey, reply.id, 'the echoed reply')).toMatchObject({
+      outcome: 'skipped',
+      reason: 'own_comment',
+    });
     expect(await sandbox.replies(reply.id)).toEqual([]);
     expect(await sandbox.replies(own.comment.id)).toEqual([]);
   });
@@ -189,30 +280,76 @@ describe('answering comments', () => {
     const account = await system.seedAccount({ platforms: ['threads'] });
     const [th] = account.profiles;
     const userId = await platformUserIdOf(system, account.accountId, th.id);
-    const imported = await api('/api/v1/automation/template', { method: 'PUT', key: account.apiKey, body: { version: 1, rules: [{ id: 'buy', platforms: ['threads'], trigger: { match: 'any', keywords: ['buy'] }, action: { type: 'reply', text: '@{name} link in bio' } }] } });
+    const imported = await api('/api/v1/automation/template', {
+      method: 'PUT',
+      key: account.apiKey,
+      body: {
+        version: 1,
+        rules: [
+          {
+            id: 'buy',
+            platforms: ['threads'],
+            trigger: { match: 'any', keywords: ['buy'] },
+            action: { type: 'reply', text: '@{name} link in bio' },
+          },
+        ],
+      },
+    });
     expect(imported.status).toBe(200);
 
-    const { comment } = await sandbox.comment({ platform: 'threads', accountId: userId, text: 'Where can I BUY this?', from: { name: 'reader_1' } });
+    const { comment } = await sandbox.comment({
+      platform: 'threads',
+      accountId: userId,
+      text: 'Where can I BUY this?',
+      from: { name: 'reader_1' },
+    });
 
-    expect(await settledActivity(api, account.apiKey, comment.id)).toMatchObject({ outcome: 'replied', platform: 'threads', profileId: th.id, commenter: { id: null, name: 'reader_1' }, replyText: '@reader_1 link in bio' });
+    expect(await settledActivity(api, account.apiKey, comment.id)).toMatchObject({
+      outcome: 'replied',
+      platform: 'threads',
+      profileId: th.id,
+      commenter: { id: null, name: 'reader_1' },
+      replyText: '@reader_1 link in bio',
+    });
     const [reply] = await sandbox.replies(comment.id);
     expect(reply).toMatchObject({ platform: 'threads', kind: 'reply', text: '@reader_1 link in bio' });
-    expect(await settledActivity(api, account.apiKey, reply.id, 'the echoed Threads reply')).toMatchObject({ outcome: 'skipped', reason: 'own_comment' });
+    expect(await settledActivity(api, account.apiKey, reply.id, 'the echoed Threads reply')).toMatchObject({
+      outcome: 'skipped',
+      reason: 'own_comment',
+    });
   });
 
   test('when the template is disabled, then comments are skipped as template_disabled', async () => {
-    const { account, ig } = await anAccountWith([{ id: 'p', trigger: { match: 'any', keywords: ['price'] }, action: { type: 'reply', text: 'x' } }], { enabled: false });
+    const { account, ig } = await anAccountWith(
+      [{ id: 'p', trigger: { match: 'any', keywords: ['price'] }, action: { type: 'reply', text: 'x' } }],
+      { enabled: false },
+    );
     const { comment } = await sandbox.comment({ platform: 'instagram', accountId: ig.userId, text: 'price?' });
-    expect(await settledActivity(api, account.apiKey, comment.id)).toMatchObject({ outcome: 'skipped', reason: 'template_disabled' });
+    expect(await settledActivity(api, account.apiKey, comment.id)).toMatchObject({
+      outcome: 'skipped',
+      reason: 'template_disabled',
+    });
     expect(await sandbox.replies(comment.id)).toEqual([]);
   });
 });
 
 describe('caps', () => {
   test('when a rule reaches its per-post cap and then its per-hour cap, then further comments are skipped with the cap named', async () => {
-    const { account, ig } = await anAccountWith([{ id: 'capped', trigger: { match: 'any', keywords: ['price'] }, action: { type: 'reply', text: 'x' }, caps: { perPost: 1, perHour: 2 } }]);
+    const { account, ig } = await anAccountWith([
+      {
+        id: 'capped',
+        trigger: { match: 'any', keywords: ['price'] },
+        action: { type: 'reply', text: 'x' },
+        caps: { perPost: 1, perHour: 2 },
+      },
+    ]);
     const outcomeOf = async (postId: string) => {
-      const { comment } = await sandbox.comment({ platform: 'instagram', accountId: ig.userId, postId, text: 'price?' });
+      const { comment } = await sandbox.comment({
+        platform: 'instagram',
+        accountId: ig.userId,
+        postId,
+        text: 'price?',
+      });
       return settledActivity(api, account.apiKey, comment.id);
     };
 
@@ -226,8 +363,19 @@ describe('caps', () => {
   });
 
   test('when many matching comments on one post arrive at once, then exactly the per-post cap is answered', async () => {
-    const { account, ig } = await anAccountWith([{ id: 'burst', trigger: { match: 'any', keywords: ['win'] }, action: { type: 'reply', text: 'x' }, caps: { perPost: 3 } }]);
-    const comments = await Promise.all(Array.from({ length: 8 }, (_, i) => sandbox.comment({ platform: 'instagram', accountId: ig.userId, postId: 'burst-post', text: `win ${i}` })));
+    const { account, ig } = await anAccountWith([
+      {
+        id: 'burst',
+        trigger: { match: 'any', keywords: ['win'] },
+        action: { type: 'reply', text: 'x' },
+        caps: { perPost: 3 },
+      },
+    ]);
+    const comments = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        sandbox.comment({ platform: 'instagram', accountId: ig.userId, postId: 'burst-post', text: `win ${i}` }),
+      ),
+    );
     const entries = await Promise.all(comments.map(({ comment }) => settledActivity(api, account.apiKey, comment.id)));
     expect(entries.filter((e) => e.outcome === 'replied')).toHaveLength(3);
     expect(entries.filter((e) => e.reason === 'per_post_cap')).toHaveLength(5);
@@ -236,8 +384,14 @@ describe('caps', () => {
 
 describe('redelivery and failures', () => {
   test('when the same webhook is delivered again, before or after it was answered, then the comment is answered once', async () => {
-    const { account, ig } = await anAccountWith([{ id: 'p', trigger: { match: 'any', keywords: ['price'] }, action: { type: 'reply', text: 'once' } }]);
-    const { comment, deliveries } = await sandbox.comment({ platform: 'instagram', accountId: ig.userId, text: 'price?' });
+    const { account, ig } = await anAccountWith([
+      { id: 'p', trigger: { match: 'any', keywords: ['price'] }, action: { type: 'reply', text: 'once' } },
+    ]);
+    const { comment, deliveries } = await sandbox.comment({
+      platform: 'instagram',
+      accountId: ig.userId,
+      text: 'price?',
+    });
     const racing = await sandbox.redeliver(comment.id);
     expect(JSON.parse(deliveries[0].body)).toEqual({ comments: 1, new: 1 });
     expect(JSON.parse(racing.deliveries[0].body)).toEqual({ comments: 1, new: 0 });
@@ -252,22 +406,39 @@ describe('redelivery and failures', () => {
   });
 
   test('when the platform throttles the reply once, then it is retried and answered once', async () => {
-    const { account, ig } = await anAccountWith([{ id: 'p', trigger: { match: 'any', keywords: ['price'] }, action: { type: 'reply', text: 'after a retry' } }]);
-    await fetch(`${system.sandboxUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platform: 'instagram', mode: 'throttle', operation: 'publish' }) });
+    const { account, ig } = await anAccountWith([
+      { id: 'p', trigger: { match: 'any', keywords: ['price'] }, action: { type: 'reply', text: 'after a retry' } },
+    ]);
+    await fetch(`${system.sandboxUrl}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ platform: 'instagram', mode: 'throttle', operation: 'publish' }),
+    });
     const { comment } = await sandbox.comment({ platform: 'instagram', accountId: ig.userId, text: 'price?' });
 
     expect((await settledActivity(api, account.apiKey, comment.id)).outcome).toBe('replied');
     expect(await sandbox.replies(comment.id)).toHaveLength(1);
-    const calls = (await (await fetch(`${system.sandboxUrl}/__sandbox/requests?platform=instagram`)).json()) as { method: string; path: string }[];
+    const calls = (await (await fetch(`${system.sandboxUrl}/__sandbox/requests?platform=instagram`)).json()) as {
+      method: string;
+      path: string;
+    }[];
     expect(calls.filter((c) => c.method === 'POST' && c.path.endsWith(`/${comment.id}/replies`))).toHaveLength(2);
   });
 
-  test('when the platform refuses the reply for good, then the activity says failed with the platform\'s reason', async () => {
-    const { account, fb } = await anAccountWith([{ id: 'p', trigger: { match: 'any', keywords: ['price'] }, action: { type: 'reply', text: 'x' } }]);
+  test("when the platform refuses the reply for good, then the activity says failed with the platform's reason", async () => {
+    const { account, fb } = await anAccountWith([
+      { id: 'p', trigger: { match: 'any', keywords: ['price'] }, action: { type: 'reply', text: 'x' } },
+    ]);
     await fetch(`${system.sandboxUrl}/__sandbox/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ platform: 'facebook', mode: 'error', operation: 'publish', code: 100, message: '(#100) The comment was deleted' }),
+      body: JSON.stringify({
+        platform: 'facebook',
+        mode: 'error',
+        operation: 'publish',
+        code: 100,
+        message: '(#100) The comment was deleted',
+      }),
     });
     const { comment } = await sandbox.comment({ platform: 'facebook', accountId: fb.userId, text: 'price?' });
 
@@ -277,8 +448,10 @@ describe('redelivery and failures', () => {
     expect(await sandbox.replies(comment.id)).toEqual([]);
   });
 
-  test('when the platform refuses the profile\'s token and it cannot be refreshed, then the reply fails as profile_unavailable', async () => {
-    const { account, ig } = await anAccountWith([{ id: 'p', trigger: { match: 'any', keywords: ['price'] }, action: { type: 'reply', text: 'x' } }]);
+  test("when the platform refuses the profile's token and it cannot be refreshed, then the reply fails as profile_unavailable", async () => {
+    const { account, ig } = await anAccountWith([
+      { id: 'p', trigger: { match: 'any', keywords: ['price'] }, action: { type: 'reply', text: 'x' } },
+    ]);
     await fetch(`${system.sandboxUrl}/__sandbox/users/${ig.userId}/revoke`, { method: 'POST' });
     const { comment } = await sandbox.comment({ platform: 'instagram', accountId: ig.userId, text: 'price?' });
 
@@ -289,7 +462,11 @@ describe('redelivery and failures', () => {
   });
 
   test('when a comment is on an account no profile connects, then it is heard and nothing else happens', async () => {
-    const stranger = await fetch(`${system.sandboxUrl}/__sandbox/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platform: 'instagram', handle: 'stranger' }) });
+    const stranger = await fetch(`${system.sandboxUrl}/__sandbox/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ platform: 'instagram', handle: 'stranger' }),
+    });
     const { userId } = (await stranger.json()) as { userId: string };
     const orphan = await sandbox.comment({ platform: 'instagram', accountId: userId, text: 'price?' });
 
@@ -301,9 +478,24 @@ describe('redelivery and failures', () => {
   test('when two accounts connect the same Instagram account, then the first without a template records nothing and the next answers once', async () => {
     const bare = await system.seedAccount({ platforms: ['instagram'] });
     const userId = await platformUserIdOf(system, bare.accountId, bare.profiles[0].id);
-    const creds = await system.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId: bare.profiles[0].id, accountId: bare.accountId });
-    const { account } = await anAccountWith([{ id: 'p', trigger: { match: 'any', keywords: ['price'] }, action: { type: 'reply', text: 'from the second account' } }]);
-    await system.bus.rpc.call(Rpc.connectionsSeedProfile, { accountId: account.accountId, platform: 'instagram', platformUserId: userId, handle: creds.handle, accessToken: creds.accessToken });
+    const creds = await system.bus.rpc.call(Rpc.connectionsGetCredentials, {
+      profileId: bare.profiles[0].id,
+      accountId: bare.accountId,
+    });
+    const { account } = await anAccountWith([
+      {
+        id: 'p',
+        trigger: { match: 'any', keywords: ['price'] },
+        action: { type: 'reply', text: 'from the second account' },
+      },
+    ]);
+    await system.bus.rpc.call(Rpc.connectionsSeedProfile, {
+      accountId: account.accountId,
+      platform: 'instagram',
+      platformUserId: userId,
+      handle: creds.handle,
+      accessToken: creds.accessToken,
+    });
 
     const { comment } = await sandbox.comment({ platform: 'instagram', accountId: userId, text: 'price?' });
 

@@ -4,10 +4,22 @@ import { containsKeyword, isExactly, matchTrigger } from '../src/matching/keywor
 import { renderReply, unknownPlaceholders } from '../src/matching/reply-text';
 
 function rule(over: Partial<AutomationRule> = {}): AutomationRule {
-  return { id: 'r1', enabled: true, trigger: { match: 'any', keywords: ['price'] }, action: { type: 'reply', text: 'Hi {name}!' }, caps: { ...DEFAULT_RULE_CAPS }, ...over };
+  return {
+    id: 'r1',
+    enabled: true,
+    trigger: { match: 'any', keywords: ['price'] },
+    action: { type: 'reply', text: 'Hi {name}!' },
+    caps: { ...DEFAULT_RULE_CAPS },
+    ...over,
+  };
 }
 const profile = { id: 'prf_1', platform: 'instagram', platformUserId: '1784', handle: 'shop' };
-const comment = (text: string, author: { id?: string; name?: string } = {}) => ({ platform: 'instagram', text, authorId: author.id ?? '999', authorName: author.name ?? 'anna' });
+const comment = (text: string, author: { id?: string; name?: string } = {}) => ({
+  platform: 'instagram',
+  text,
+  authorId: author.id ?? '999',
+  authorName: author.name ?? 'anna',
+});
 
 describe('keyword matching', () => {
   test('when a keyword appears in another case, then it matches (case-insensitive)', () => {
@@ -43,7 +55,10 @@ describe('keyword matching', () => {
 
   test('when the trigger is any, all or exact, then it fires on one keyword, every keyword, or the whole comment', () => {
     expect(matchTrigger('is shipping free?', { match: 'any', keywords: ['free', 'discount'] })).toEqual(['free']);
-    expect(matchTrigger('is shipping free?', { match: 'all', keywords: ['free', 'shipping'] })).toEqual(['free', 'shipping']);
+    expect(matchTrigger('is shipping free?', { match: 'all', keywords: ['free', 'shipping'] })).toEqual([
+      'free',
+      'shipping',
+    ]);
     expect(matchTrigger('free?', { match: 'all', keywords: ['free', 'shipping'] })).toBeNull();
     expect(matchTrigger('LINK', { match: 'exact', keywords: ['info', 'link'] })).toEqual(['link']);
     expect(matchTrigger('the link', { match: 'exact', keywords: ['link'] })).toBeNull();
@@ -66,18 +81,41 @@ describe('choosing a rule', () => {
   const template = (rules: AutomationRule[], enabled = true) => ({ version: 1 as const, enabled, rules });
 
   test('when several rules match, then the first enabled one that covers the profile answers', () => {
-    const rules = [rule({ id: 'off', enabled: false }), rule({ id: 'fb', platforms: ['facebook'] }), rule({ id: 'other-profile', profileIds: ['prf_2'] }), rule({ id: 'first' }), rule({ id: 'second' })];
+    const rules = [
+      rule({ id: 'off', enabled: false }),
+      rule({ id: 'fb', platforms: ['facebook'] }),
+      rule({ id: 'other-profile', profileIds: ['prf_2'] }),
+      rule({ id: 'first' }),
+      rule({ id: 'second' }),
+    ];
     const decision = chooseRule(template(rules), profile, comment('price?'));
-    expect(decision).toMatchObject({ kind: 'answer', rule: { id: 'first' }, matchedKeywords: ['price'], replyText: 'Hi anna!' });
+    expect(decision).toMatchObject({
+      kind: 'answer',
+      rule: { id: 'first' },
+      matchedKeywords: ['price'],
+      replyText: 'Hi anna!',
+    });
   });
 
   test('when the account wrote the comment (its id, or its username on Instagram), then it is never answered', () => {
-    expect(chooseRule(template([rule()]), profile, comment('price?', { id: '1784' }))).toMatchObject({ kind: 'skip', reason: 'own_comment' });
-    expect(chooseRule(template([rule()]), profile, comment('price?', { name: 'SHOP' }))).toMatchObject({ kind: 'skip', reason: 'own_comment' });
+    expect(chooseRule(template([rule()]), profile, comment('price?', { id: '1784' }))).toMatchObject({
+      kind: 'skip',
+      reason: 'own_comment',
+    });
+    expect(chooseRule(template([rule()]), profile, comment('price?', { name: 'SHOP' }))).toMatchObject({
+      kind: 'skip',
+      reason: 'own_comment',
+    });
   });
 
   test('when the template is disabled or nothing matches, then the comment is skipped with the reason', () => {
-    expect(chooseRule(template([rule()], false), profile, comment('price?'))).toMatchObject({ kind: 'skip', reason: 'template_disabled' });
-    expect(chooseRule(template([rule()]), profile, comment('hello'))).toMatchObject({ kind: 'skip', reason: 'no_matching_rule' });
+    expect(chooseRule(template([rule()], false), profile, comment('price?'))).toMatchObject({
+      kind: 'skip',
+      reason: 'template_disabled',
+    });
+    expect(chooseRule(template([rule()]), profile, comment('hello'))).toMatchObject({
+      kind: 'skip',
+      reason: 'no_matching_rule',
+    });
   });
 });

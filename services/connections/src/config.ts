@@ -1,62 +1,114 @@
-import { ConfigError, bool, int, keyIdVar, loadConfig, oneOf, previousKeysVar, sealingKeyProblems, str, url, type VarSpec } from '@postbus/kit';
-import { metaHostVar, metaVersionVars, versionedBase } from '@postbus/platforms';
+import {
+  ConfigError,
+  bool,
+  exactSandboxDefault,
+  fillSandboxUrls,
+  int,
+  keyIdVar,
+  loadConfig,
+  oneOf,
+  previousKeysVar,
+  sandboxVars,
+  sealingKeyProblems,
+  str,
+  url,
+} from '@postbus/kit';
+import {
+  MASTODON_SANDBOX_PATH,
+  mastodonInstanceUrlVar,
+  metaHostVar,
+  metaVersionVars,
+  versionedBase,
+} from '@postbus/platforms';
 import { serviceVars } from '@postbus/service';
 
 export const DEV_TOKEN_KEY = Buffer.alloc(32, 7).toString('base64');
 const SANDBOX_CLIENT_SECRET = 'sandbox-secret';
 
-/** An optional URL: empty means "the sandbox path named in its documentation". */
-function sandboxDefault(doc: string): VarSpec<string> {
-  return {
-    doc,
-    default: '',
-    parse(raw) {
-      new URL(raw); // throws on a malformed URL
-      return raw;
-    },
-  };
-}
-
 export const connectionsVars = {
   ...serviceVars,
-  POSTBUS_ENV: oneOf('development | test | production; production refuses development secrets', ['development', 'test', 'production'] as const, 'development'),
+  POSTBUS_ENV: oneOf(
+    'development | test | production; production refuses development secrets',
+    ['development', 'test', 'production'] as const,
+    'development',
+  ),
   TOKEN_ENCRYPTION_KEY: str('Base64 32-byte AES-256-GCM key that encrypts platform tokens at rest', DEV_TOKEN_KEY),
-  TOKEN_KEY_ID: keyIdVar('Id of TOKEN_ENCRYPTION_KEY, stored beside each token for rotation (letters, digits, _ . -)', 'dev'),
-  TOKEN_PREVIOUS_KEYS: previousKeysVar('Earlier keys still accepted for reading during a rotation, "id:base64,id:base64"'),
-  CONNECTIONS_HTTP_PORT: int('Port of the connect handoff pages and platform OAuth callbacks (behind the gateway)', 3004),
+  TOKEN_KEY_ID: keyIdVar(
+    'Id of TOKEN_ENCRYPTION_KEY, stored beside each token for rotation (letters, digits, _ . -)',
+    'dev',
+  ),
+  TOKEN_PREVIOUS_KEYS: previousKeysVar(
+    'Earlier keys still accepted for reading during a rotation, "id:base64,id:base64"',
+  ),
+  CONNECTIONS_HTTP_PORT: int(
+    'Port of the connect handoff pages and platform OAuth callbacks (behind the gateway)',
+    3004,
+  ),
   CONNECTIONS_HTTP_HOST: str('Interface that listener binds', '127.0.0.1'),
-  PUBLIC_BASE_URL: url('The {base_url} clients see; connect links and OAuth redirect URIs are under it', 'http://localhost:3000'),
+  PUBLIC_BASE_URL: url(
+    'The {base_url} clients see; connect links and OAuth redirect URIs are under it',
+    'http://localhost:3000',
+  ),
   CONNECT_LINK_TTL_SECONDS: int('Lifetime of a connection request link', 900, 1),
   TOKEN_REFRESH_INTERVAL_MS: int('How often tokens close to expiry are looked for and refreshed', 60_000, 1),
-  TOKEN_REFRESH_AHEAD_SECONDS: int('A token is refreshed once it has this little left (or a fifth of its lifetime, whichever is longer)', 900),
-  TOKEN_REFRESH_DEDUP_MS: int('A refresh asked for this soon after the last one answers the current token (several publishers may hit one expired token at once)', 10_000),
+  TOKEN_REFRESH_AHEAD_SECONDS: int(
+    'A token is refreshed once it has this little left (or a fifth of its lifetime, whichever is longer)',
+    900,
+  ),
+  TOKEN_REFRESH_DEDUP_MS: int(
+    'A refresh asked for this soon after the last one answers the current token (several publishers may hit one expired token at once)',
+    10_000,
+  ),
   PLATFORM_HTTP_TIMEOUT_MS: int('Deadline of each OAuth or profile call to a platform', 10_000, 1),
-  SANDBOX_URL: url('The platform sandbox; every platform URL left empty is a path under it', 'http://127.0.0.1:4010'),
+  ...sandboxVars,
   INSTAGRAM_CLIENT_ID: str('Instagram app id (Instagram Login)', 'postbus-sandbox'),
   INSTAGRAM_CLIENT_SECRET: str('Instagram app secret', SANDBOX_CLIENT_SECRET),
-  INSTAGRAM_AUTHORIZE_URL: sandboxDefault('Instagram consent page; real: https://www.instagram.com/oauth/authorize'),
-  INSTAGRAM_TOKEN_URL: sandboxDefault('Instagram code exchange; real: https://api.instagram.com/oauth/access_token'),
-  INSTAGRAM_GRAPH_URL: sandboxDefault('Instagram Graph host (long-lived exchange, refresh, /me); real: https://graph.instagram.com'),
+  INSTAGRAM_AUTHORIZE_URL: exactSandboxDefault(
+    'Instagram consent page; real: https://www.instagram.com/oauth/authorize',
+  ),
+  INSTAGRAM_TOKEN_URL: exactSandboxDefault(
+    'Instagram code exchange; real: https://api.instagram.com/oauth/access_token',
+  ),
+  INSTAGRAM_GRAPH_URL: exactSandboxDefault(
+    'Instagram Graph host (long-lived exchange, refresh, /me); real: https://graph.instagram.com',
+  ),
   FACEBOOK_CLIENT_ID: str('Facebook app id', 'postbus-sandbox'),
   FACEBOOK_CLIENT_SECRET: str('Facebook app secret', SANDBOX_CLIENT_SECRET),
   ...metaVersionVars,
-  FACEBOOK_AUTHORIZE_URL: metaHostVar('Facebook Login dialog host, /{META_GRAPH_VERSION}/dialog/oauth appended; real: https://www.facebook.com'),
-  FACEBOOK_GRAPH_URL: metaHostVar('Facebook Graph host (code exchange, long-lived exchange, /me/accounts), META_GRAPH_VERSION appended; real: https://graph.facebook.com'),
+  FACEBOOK_AUTHORIZE_URL: metaHostVar(
+    'Facebook Login dialog host, /{META_GRAPH_VERSION}/dialog/oauth appended; real: https://www.facebook.com',
+  ),
+  FACEBOOK_GRAPH_URL: metaHostVar(
+    'Facebook Graph host (code exchange, long-lived exchange, /me/accounts), META_GRAPH_VERSION appended; real: https://graph.facebook.com',
+  ),
   THREADS_CLIENT_ID: str('Threads app id', 'postbus-sandbox'),
   THREADS_CLIENT_SECRET: str('Threads app secret', SANDBOX_CLIENT_SECRET),
-  THREADS_AUTHORIZE_URL: sandboxDefault('Threads consent page; real: https://threads.net/oauth/authorize'),
-  THREADS_GRAPH_URL: sandboxDefault('Threads Graph host (code exchange, long-lived exchange, refresh); real: https://graph.threads.net'),
+  THREADS_AUTHORIZE_URL: exactSandboxDefault('Threads consent page; real: https://threads.net/oauth/authorize'),
+  THREADS_GRAPH_URL: exactSandboxDefault(
+    'Threads Graph host (code exchange, long-lived exchange, refresh); real: https://graph.threads.net',
+  ),
   THREADS_API_URL: metaHostVar('Threads API host (/me), THREADS_API_VERSION appended; real: https://graph.threads.net'),
   TIKTOK_CLIENT_KEY: str('TikTok client key', 'postbus-sandbox'),
   TIKTOK_CLIENT_SECRET: str('TikTok client secret', SANDBOX_CLIENT_SECRET),
-  TIKTOK_AUTHORIZE_URL: sandboxDefault('TikTok consent page; real: https://www.tiktok.com/v2/auth/authorize/'),
-  TIKTOK_API_URL: sandboxDefault('TikTok Open API (token, user info, creator info); real: https://open.tiktokapis.com'),
-  TIKTOK_CLIENT_AUDITED: bool("Whether the TikTok app passed TikTok's content-posting audit; until then TikTok takes SELF_ONLY posts to private accounts only, from 5 users a day (developers.tiktok.com/doc/content-sharing-guidelines)", false),
+  TIKTOK_AUTHORIZE_URL: exactSandboxDefault('TikTok consent page; real: https://www.tiktok.com/v2/auth/authorize/'),
+  TIKTOK_API_URL: exactSandboxDefault(
+    'TikTok Open API (token, user info, creator info); real: https://open.tiktokapis.com',
+  ),
+  TIKTOK_CLIENT_AUDITED: bool(
+    "Whether the TikTok app passed TikTok's content-posting audit; until then TikTok takes SELF_ONLY posts to private accounts only, from 5 users a day (developers.tiktok.com/doc/content-sharing-guidelines)",
+    false,
+  ),
   YOUTUBE_CLIENT_ID: str('Google OAuth client id', 'postbus-sandbox'),
   YOUTUBE_CLIENT_SECRET: str('Google OAuth client secret', SANDBOX_CLIENT_SECRET),
-  YOUTUBE_AUTHORIZE_URL: sandboxDefault('Google consent page; real: https://accounts.google.com/o/oauth2/v2/auth'),
-  YOUTUBE_TOKEN_URL: sandboxDefault('Google token endpoint; real: https://oauth2.googleapis.com/token'),
-  YOUTUBE_API_URL: sandboxDefault('YouTube Data API; real: https://www.googleapis.com/youtube/v3'),
+  YOUTUBE_AUTHORIZE_URL: exactSandboxDefault('Google consent page; real: https://accounts.google.com/o/oauth2/v2/auth'),
+  YOUTUBE_TOKEN_URL: exactSandboxDefault('Google token endpoint; real: https://oauth2.googleapis.com/token'),
+  YOUTUBE_API_URL: exactSandboxDefault('YouTube Data API; real: https://www.googleapis.com/youtube/v3'),
+  BLUESKY_SERVICE_URL: exactSandboxDefault(
+    'Bluesky PDS (or entryway) where accounts sign in with an app password and renew their sessions; real: https://bsky.social',
+  ),
+  MASTODON_INSTANCE_URL: mastodonInstanceUrlVar(
+    'Base URL of a Mastodon instance, {instance} standing for the host a person names when connecting (apps are registered there, then OAuth); real: https://{instance}',
+  ),
 };
 
 /** Where each platform URL points when it is left empty. */
@@ -74,9 +126,17 @@ const SANDBOX_PATHS = {
   YOUTUBE_AUTHORIZE_URL: '/google/o/oauth2/v2/auth',
   YOUTUBE_TOKEN_URL: '/google/token',
   YOUTUBE_API_URL: '/youtube/v3',
+  BLUESKY_SERVICE_URL: '/bluesky',
+  MASTODON_INSTANCE_URL: MASTODON_SANDBOX_PATH,
 } as const;
 
-const SECRETS = ['INSTAGRAM_CLIENT_SECRET', 'FACEBOOK_CLIENT_SECRET', 'THREADS_CLIENT_SECRET', 'TIKTOK_CLIENT_SECRET', 'YOUTUBE_CLIENT_SECRET'] as const;
+const SECRETS = [
+  'INSTAGRAM_CLIENT_SECRET',
+  'FACEBOOK_CLIENT_SECRET',
+  'THREADS_CLIENT_SECRET',
+  'TIKTOK_CLIENT_SECRET',
+  'YOUTUBE_CLIENT_SECRET',
+] as const;
 
 export function readConfig(env: Record<string, string | undefined> = process.env) {
   const config = loadConfig(connectionsVars, env);
@@ -89,10 +149,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     ),
   );
   if (config.POSTBUS_ENV === 'production') {
-    for (const name of SECRETS) if (config[name] === SANDBOX_CLIENT_SECRET) problems.push(`${name} must be set in production`);
+    for (const name of SECRETS)
+      if (config[name] === SANDBOX_CLIENT_SECRET) problems.push(`${name} must be set in production`);
   }
   if (problems.length) throw new ConfigError(problems);
-  for (const [name, path] of Object.entries(SANDBOX_PATHS) as [keyof typeof SANDBOX_PATHS, string][]) config[name] ||= `${config.SANDBOX_URL}${path}`;
+  fillSandboxUrls(config, SANDBOX_PATHS);
   config.FACEBOOK_AUTHORIZE_URL = `${versionedBase(config.FACEBOOK_AUTHORIZE_URL, config.META_GRAPH_VERSION)}/dialog/oauth`;
   config.FACEBOOK_GRAPH_URL = versionedBase(config.FACEBOOK_GRAPH_URL, config.META_GRAPH_VERSION);
   config.THREADS_API_URL = versionedBase(config.THREADS_API_URL, config.THREADS_API_VERSION);

@@ -1,5 +1,5 @@
 import { OutboxRelay } from '@postbus/bus';
-import { runMain } from '@postbus/kit';
+import { databaseOf, runMain } from '@postbus/kit';
 import { queryTikTokCreatorInfo } from '@postbus/platforms';
 import { bootService, listen } from '@postbus/service';
 import { readConfig } from './config';
@@ -20,6 +20,7 @@ export async function start(env?: Record<string, string | undefined>) {
   const config = readConfig(env);
   const svc = await bootService({ name: 'connections', config, schema: 'connections', migrations });
   const ds = svc.ds!;
+  const db = databaseOf(ds);
   const vault = vaultFromConfig(config);
   const profiles = new ProfileRepository(ds);
   const requests = new ConnectionRequestRepository(ds);
@@ -27,10 +28,10 @@ export async function start(env?: Record<string, string | undefined>) {
   const relay = new OutboxRelay(ds, svc.bus.events, svc.logger.child({ module: 'outbox' }));
   const clock = () => new Date();
   // Before anything reads a token: readers refuse the unbound form of earlier versions.
-  await upgradeUnboundTokens({ ds, profiles, requests, vault }, svc.logger.child({ module: 'vault' }));
+  await upgradeUnboundTokens({ db, profiles, requests, vault }, svc.logger.child({ module: 'vault' }));
 
   const connect = {
-    ds,
+    db,
     requests,
     profiles,
     vault,
@@ -40,8 +41,18 @@ export async function start(env?: Record<string, string | undefined>) {
     linkTtlSeconds: config.CONNECT_LINK_TTL_SECONDS,
     announced: () => relay.kick(),
   };
-  const refresh = { ds, profiles, vault, clients, clock, logger: svc.logger.child({ module: 'tokens' }), retryDelaysMs: [250], recentMs: config.TOKEN_REFRESH_DEDUP_MS };
-  const readCreatorInfo = (accessToken: string) => queryTikTokCreatorInfo({ baseUrl: config.TIKTOK_API_URL, accessToken, timeoutMs: config.PLATFORM_HTTP_TIMEOUT_MS });
+  const refresh = {
+    db,
+    profiles,
+    vault,
+    clients,
+    clock,
+    logger: svc.logger.child({ module: 'tokens' }),
+    retryDelaysMs: [250],
+    recentMs: config.TOKEN_REFRESH_DEDUP_MS,
+  };
+  const readCreatorInfo = (accessToken: string) =>
+    queryTikTokCreatorInfo({ baseUrl: config.TIKTOK_API_URL, accessToken, timeoutMs: config.PLATFORM_HTTP_TIMEOUT_MS });
   registerRpc(svc.rpc, {
     ...connect,
     refresh,
@@ -56,16 +67,29 @@ export async function start(env?: Record<string, string | undefined>) {
       readCreatorInfo,
     },
   });
-  registerLookupRpc(svc.rpc, ds);
+  registerLookupRpc(svc.rpc, profiles);
   registerSummariesRpc(svc.rpc, profiles);
-  const http = await listen(createHandoffApp(connect, svc.logger.child({ module: 'handoff' })), svc.lifecycle, { port: config.CONNECTIONS_HTTP_PORT, host: config.CONNECTIONS_HTTP_HOST, name: 'connections-http' });
-  const refresher = new TokenRefresher({ ...refresh, retryDelaysMs: [] }, svc.logger.child({ module: 'token-refresher' }), { intervalMs: config.TOKEN_REFRESH_INTERVAL_MS, aheadSeconds: config.TOKEN_REFRESH_AHEAD_SECONDS });
+  const http = await listen(createHandoffApp(connect, svc.logger.child({ module: 'handoff' })), svc.lifecycle, {
+    port: config.CONNECTIONS_HTTP_PORT,
+    host: config.CONNECTIONS_HTTP_HOST,
+    name: 'connections-http',
+  });
+  const refresher = new TokenRefresher(
+    { ...refresh, retryDelaysMs: [] },
+    svc.logger.child({ module: 'token-refresher' }),
+    { intervalMs: config.TOKEN_REFRESH_INTERVAL_MS, aheadSeconds: config.TOKEN_REFRESH_AHEAD_SECONDS },
+  );
 
   await svc.rpc.start();
   relay.start();
   svc.metrics.trackOutbox(relay);
   refresher.start();
-  const janitor = startAbandonedFlowsJob(requests, clock, svc.logger.child({ module: 'handoff' }), config.TOKEN_REFRESH_INTERVAL_MS);
+  const janitor = startAbandonedFlowsJob(
+    requests,
+    clock,
+    svc.logger.child({ module: 'handoff' }),
+    config.TOKEN_REFRESH_INTERVAL_MS,
+  );
   svc.lifecycle.onStop('relay', () => relay.stop());
   svc.lifecycle.onStop('token refresher', () => refresher.stop());
   svc.lifecycle.onStop('abandoned sign-ins', () => janitor.stop());

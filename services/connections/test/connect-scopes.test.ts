@@ -1,4 +1,5 @@
-import { createTestEnv, startSystem, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 import { api, newConnectUrl, walkHandoff } from './support/handoff';
 
 let env: TestEnv;
@@ -23,7 +24,8 @@ async function connectGranting(platform: string, scope: string) {
   return { request: request.body, page };
 }
 
-const profileCount = async () => (await api(system, '/api/v1/connections', { key: account.apiKey })).body.accounts.length;
+const profileCount = async () =>
+  (await api(system, '/api/v1/connections', { key: account.apiKey })).body.accounts.length;
 
 describe('the scopes a connection must grant', () => {
   test('when a TikTok user approves everything but video.publish, then the request fails naming it and saying to approve it, and no profile is stored', async () => {
@@ -32,7 +34,9 @@ describe('the scopes a connection must grant', () => {
     const { request, page } = await connectGranting('tiktok', 'user.info.basic,user.info.profile,video.list');
 
     expect(request).toMatchObject({ status: 'failed', profileId: null });
-    expect(request.failureReason).toBe('The TikTok authorization did not grant video.publish, which publishing needs. Connect again and approve that permission on the TikTok consent screen.');
+    expect(request.failureReason).toBe(
+      'The TikTok authorization did not grant video.publish, which publishing needs. Connect again and approve that permission on the TikTok consent screen.',
+    );
     expect(page.html).toContain('video.publish');
     expect(await profileCount()).toBe(before);
   });

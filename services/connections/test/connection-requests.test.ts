@@ -1,5 +1,6 @@
 import { Rpc } from '@postbus/contracts';
-import { createTestEnv, startSystem, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 import { api, issuedTokens, newConnectUrl, platformUser, Visitor, walkHandoff } from './support/handoff';
 
 let env: TestEnv;
@@ -19,19 +20,38 @@ afterAll(async () => {
 describe('creating a connection request', () => {
   test('when a platform is asked for, then a single-use link under the base URL comes back, pending, expiring in 15 minutes', async () => {
     const before = Date.now();
-    const created = await api(system, '/api/v1/connections', { method: 'POST', key: account.apiKey, body: { platform: 'instagram' } });
+    const created = await api(system, '/api/v1/connections', {
+      method: 'POST',
+      key: account.apiKey,
+      body: { platform: 'instagram' },
+    });
     const state = await api(system, `/api/v1/connections/requests/${created.body.requestId}`, { key: account.apiKey });
 
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ requestId: expect.stringMatching(/^cnr_/), platform: 'instagram', connectUrl: `${system.baseUrl}/connect/${created.body.requestId}`, expiresAt: expect.any(String) });
+    expect(created.body).toEqual({
+      requestId: expect.stringMatching(/^cnr_/),
+      platform: 'instagram',
+      connectUrl: `${system.baseUrl}/connect/${created.body.requestId}`,
+      expiresAt: expect.any(String),
+    });
     expect(Date.parse(created.body.expiresAt) - before).toBeGreaterThan(14 * 60_000);
     expect(Date.parse(created.body.expiresAt) - before).toBeLessThanOrEqual(15 * 60_000 + 5_000);
     expect(state.status).toBe(200);
-    expect(state.body).toMatchObject({ requestId: created.body.requestId, platform: 'instagram', status: 'pending', profileId: null, failureReason: null });
+    expect(state.body).toMatchObject({
+      requestId: created.body.requestId,
+      platform: 'instagram',
+      status: 'pending',
+      profileId: null,
+      failureReason: null,
+    });
   });
 
   test('when the platform is unknown, then 400 unsupported_platform', async () => {
-    const res = await api(system, '/api/v1/connections', { method: 'POST', key: account.apiKey, body: { platform: 'myspace' } });
+    const res = await api(system, '/api/v1/connections', {
+      method: 'POST',
+      key: account.apiKey,
+      body: { platform: 'myspace' },
+    });
 
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('unsupported_platform');
@@ -47,7 +67,11 @@ describe('creating a connection request', () => {
   test('when the key lacks account:write, then 403 insufficient_scope; without a key, 401 missing_api_key', async () => {
     const readOnly = await system.seedAccount({ platforms: [], scopes: ['account:read'] });
 
-    const denied = await api(system, '/api/v1/connections', { method: 'POST', key: readOnly.apiKey, body: { platform: 'tiktok' } });
+    const denied = await api(system, '/api/v1/connections', {
+      method: 'POST',
+      key: readOnly.apiKey,
+      body: { platform: 'tiktok' },
+    });
     const anonymous = await api(system, '/api/v1/connections', { method: 'POST', body: { platform: 'tiktok' } });
 
     expect(denied.status).toBe(403);
@@ -67,7 +91,11 @@ describe('completing the handoff', () => {
 
     expect(page.status).toBe(200);
     expect(page.html).toContain('TikTok connected');
-    expect(state.body).toMatchObject({ status: 'completed', profileId: expect.stringMatching(/^prf_/), completedAt: expect.any(String) });
+    expect(state.body).toMatchObject({
+      status: 'completed',
+      profileId: expect.stringMatching(/^prf_/),
+      completedAt: expect.any(String),
+    });
     const listed = list.body.accounts.find((a: { id: string }) => a.id === state.body.profileId);
     expect(listed).toEqual({
       id: state.body.profileId,
@@ -94,7 +122,11 @@ describe('completing the handoff', () => {
 
     expect(page.status).toBe(400);
     expect(page.html).toContain('The Threads connection failed');
-    expect(state.body).toMatchObject({ status: 'failed', profileId: null, failureReason: 'The Threads authorization was declined.' });
+    expect(state.body).toMatchObject({
+      status: 'failed',
+      profileId: null,
+      failureReason: 'The Threads authorization was declined.',
+    });
   });
 
   test('when the link is used, then it cannot be used again, not even from a page opened before', async () => {
@@ -147,8 +179,18 @@ describe('completing the handoff', () => {
     const landing = await owner.get(link.connectUrl);
     const go = await owner.post(link.connectUrl, { csrf: landing.html.match(/name="csrf" value="([^"]+)"/)![1] });
     const consent = await owner.get(go.location!);
-    const fields = Object.fromEntries([...consent.html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m) => [m[1], m[2].replace(/&amp;/g, '&')]));
-    const decided = await owner.post(go.location!, { ...fields, account: 'new', handle: 'stolen', decision: 'approve' });
+    const fields = Object.fromEntries(
+      [...consent.html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)].map((m) => [
+        m[1],
+        m[2].replace(/&amp;/g, '&'),
+      ]),
+    );
+    const decided = await owner.post(go.location!, {
+      ...fields,
+      account: 'new',
+      handle: 'stolen',
+      decision: 'approve',
+    });
 
     const stranger = await new Visitor().get(decided.location!);
     const state = await api(system, `/api/v1/connections/requests/${link.requestId}`, { key: account.apiKey });
@@ -181,10 +223,19 @@ describe('Facebook Pages and YouTube channels', () => {
 
     const page = await walkHandoff(link.connectUrl, { accounts: [bakery.userId, cafe.userId], choose: cafe.userId });
     const state = await api(system, `/api/v1/connections/requests/${link.requestId}`, { key: account.apiKey });
-    const creds = await system.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId: state.body.profileId, accountId: account.accountId });
+    const creds = await system.bus.rpc.call(Rpc.connectionsGetCredentials, {
+      profileId: state.body.profileId,
+      accountId: account.accountId,
+    });
 
     expect(page.html).toContain('Facebook connected');
-    expect(creds).toMatchObject({ platform: 'facebook', platformUserId: cafe.userId, handle: 'night_cafe', accessToken: cafe.accessToken, status: 'active' });
+    expect(creds).toMatchObject({
+      platform: 'facebook',
+      platformUserId: cafe.userId,
+      handle: 'night_cafe',
+      accessToken: cafe.accessToken,
+      status: 'active',
+    });
   });
 
   test('when a Page is chosen from another browser, then it is refused', async () => {
@@ -194,7 +245,10 @@ describe('Facebook Pages and YouTube channels', () => {
     const chooser = await walkHandoff(link.connectUrl, { accounts: [one.userId, two.userId] });
 
     const state = chooser.html.match(/name="state" value="([^"]+)"/)![1];
-    const stranger = await new Visitor().post(`${system.baseUrl}/oauth/callback/facebook/choose`, { state, account: one.userId });
+    const stranger = await new Visitor().post(`${system.baseUrl}/oauth/callback/facebook/choose`, {
+      state,
+      account: one.userId,
+    });
 
     expect(chooser.html).toContain('Choose the Facebook Page to connect');
     expect(stranger.status).toBe(400);
@@ -207,7 +261,8 @@ describe('isolation between accounts', () => {
     const b = await system.seedAccount({ platforms: [] });
     const link = await newConnectUrl(system, a.apiKey, 'threads');
     await walkHandoff(link.connectUrl);
-    const profileId = (await api(system, `/api/v1/connections/requests/${link.requestId}`, { key: a.apiKey })).body.profileId;
+    const profileId = (await api(system, `/api/v1/connections/requests/${link.requestId}`, { key: a.apiKey })).body
+      .profileId;
 
     const request = await api(system, `/api/v1/connections/requests/${link.requestId}`, { key: b.apiKey });
     const remove = await api(system, `/api/v1/connections/${profileId}`, { method: 'DELETE', key: b.apiKey });
@@ -224,17 +279,26 @@ describe('isolation between accounts', () => {
     expect(listA.body.accounts.map((p: { id: string }) => p.id)).toEqual([profileId]);
   });
 
-  test("when a key is limited to some profiles, then it lists only those and may not disconnect the others", async () => {
+  test('when a key is limited to some profiles, then it lists only those and may not disconnect the others', async () => {
     const owner = await system.seedAccount({ platforms: ['threads', 'instagram'] });
     const [threads, instagram] = owner.profiles;
-    const { key } = await system.bus.rpc.call(Rpc.authIssueKey, { accountId: owner.accountId, userId: owner.userId, name: 'limited', scopes: ['account:read', 'account:write'], profileIds: [threads.id] });
+    const { key } = await system.bus.rpc.call(Rpc.authIssueKey, {
+      accountId: owner.accountId,
+      userId: owner.userId,
+      name: 'limited',
+      scopes: ['account:read', 'account:write'],
+      profileIds: [threads.id],
+    });
 
     const list = await api(system, '/api/v1/connections', { key });
     const profiles = await api(system, '/api/v1/profiles', { key });
     const remove = await api(system, `/api/v1/connections/${instagram.id}`, { method: 'DELETE', key });
 
     expect(list.body.accounts.map((p: { id: string }) => p.id)).toEqual([threads.id]);
-    expect(profiles.body).toEqual({ profiles: [{ id: threads.id, platform: 'threads', handle: threads.handle, status: 'active' }], count: 1 });
+    expect(profiles.body).toEqual({
+      profiles: [{ id: threads.id, platform: 'threads', handle: threads.handle, status: 'active' }],
+      count: 1,
+    });
     expect(remove.status).toBe(403);
     expect(remove.body.code).toBe('profile_scope_denied');
   });

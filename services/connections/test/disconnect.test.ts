@@ -1,6 +1,7 @@
 import { AppError, Events, Rpc, type EventEnvelope } from '@postbus/contracts';
 import type { EventConsumer } from '@postbus/bus';
-import { createTestEnv, startSystem, waitFor, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 import { api, connectProfile } from './support/handoff';
 
 let env: TestEnv;
@@ -28,9 +29,12 @@ afterAll(async () => {
   await env?.drop();
 });
 
-const remove = (id: string, key = account.apiKey) => api(system, `/api/v1/connections/${id}`, { method: 'DELETE', key });
+const remove = (id: string, key = account.apiKey) =>
+  api(system, `/api/v1/connections/${id}`, { method: 'DELETE', key });
 const eventFor = (name: string, profileId: string) =>
-  waitFor(() => heard.find((e) => e.name === name && (e.data as { profileId: string }).profileId === profileId), { what: `${name} for ${profileId}` });
+  waitFor(() => heard.find((e) => e.name === name && (e.data as { profileId: string }).profileId === profileId), {
+    what: `${name} for ${profileId}`,
+  });
 
 describe('disconnecting a profile', () => {
   test('when a profile is deleted, then 200 with its final state, connection.revoked is announced and it is no longer listed', async () => {
@@ -43,7 +47,13 @@ describe('disconnecting a profile', () => {
 
     expect(created.data).toEqual({ profileId, accountId: account.accountId, platform: 'instagram' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: profileId, platform: 'instagram', status: 'disconnected', tokenExpiresAt: null, statusReason: expect.any(String) });
+    expect(res.body).toMatchObject({
+      id: profileId,
+      platform: 'instagram',
+      status: 'disconnected',
+      tokenExpiresAt: null,
+      statusReason: expect.any(String),
+    });
     expect(revoked.data).toEqual({ profileId, accountId: account.accountId });
     expect(list.body.accounts.map((a: { id: string }) => a.id)).not.toContain(profileId);
   });
@@ -53,7 +63,9 @@ describe('disconnecting a profile', () => {
     await remove(profileId);
 
     const again = await remove(profileId);
-    const creds = await system.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId: account.accountId }).catch((err: AppError) => err);
+    const creds = await system.bus.rpc
+      .call(Rpc.connectionsGetCredentials, { profileId, accountId: account.accountId })
+      .catch((err: AppError) => err);
 
     expect(again.status).toBe(404);
     expect(again.body.code).toBe('not_found');
@@ -65,7 +77,11 @@ describe('disconnecting a profile', () => {
     const { profileId } = await connectProfile(system, account.apiKey, 'threads');
     await remove(profileId);
 
-    const post = await api(system, '/api/v1/posts', { method: 'POST', key: account.apiKey, body: { platforms: ['threads'], caption: 'hello', profileIds: [profileId] } });
+    const post = await api(system, '/api/v1/posts', {
+      method: 'POST',
+      key: account.apiKey,
+      body: { platforms: ['threads'], caption: 'hello', profileIds: [profileId] },
+    });
 
     expect(post.status).toBe(400);
     expect(post.body.code).toBe('invalid_profile_ids');
@@ -73,14 +89,26 @@ describe('disconnecting a profile', () => {
 
   test('when a profile is disconnected after a post was scheduled for it, then the post fails saying the profile was disconnected', async () => {
     const { profileId } = await connectProfile(system, account.apiKey, 'threads');
-    const post = await api(system, '/api/v1/posts', { method: 'POST', key: account.apiKey, body: { platforms: ['threads'], caption: 'too late', profileIds: [profileId], scheduledTime: new Date(Date.now() + 1500).toISOString() } });
+    const post = await api(system, '/api/v1/posts', {
+      method: 'POST',
+      key: account.apiKey,
+      body: {
+        platforms: ['threads'],
+        caption: 'too late',
+        profileIds: [profileId],
+        scheduledTime: new Date(Date.now() + 1500).toISOString(),
+      },
+    });
     expect(post.status).toBe(201);
 
     await remove(profileId);
-    const result = await waitFor(async () => {
-      const r = await api(system, `/api/v1/posts/${post.body.postIds[0]}`, { key: account.apiKey });
-      return r.body.status === 'scheduled' ? undefined : r.body;
-    }, { timeoutMs: 15_000, what: 'the post to leave scheduled' });
+    const result = await waitFor(
+      async () => {
+        const r = await api(system, `/api/v1/posts/${post.body.postIds[0]}`, { key: account.apiKey });
+        return r.body.status === 'scheduled' ? undefined : r.body;
+      },
+      { timeoutMs: 15_000, what: 'the post to leave scheduled' },
+    );
 
     expect(result.status).toBe('failed');
     expect(result.failedReason).toMatch(/disconnected/);
@@ -88,13 +116,20 @@ describe('disconnecting a profile', () => {
 
   test('when a disconnected account is connected again, then it comes back under the same id', async () => {
     const first = await connectProfile(system, account.apiKey, 'tiktok', { handle: 'returning' });
-    const { platformUserId } = await system.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId: first.profileId, accountId: account.accountId });
+    const { platformUserId } = await system.bus.rpc.call(Rpc.connectionsGetCredentials, {
+      profileId: first.profileId,
+      accountId: account.accountId,
+    });
     await remove(first.profileId);
 
     const again = await connectProfile(system, account.apiKey, 'tiktok', { accounts: [platformUserId] });
     const list = await api(system, '/api/v1/connections', { key: account.apiKey });
 
     expect(again.profileId).toBe(first.profileId);
-    expect(list.body.accounts.find((a: { id: string }) => a.id === first.profileId)).toMatchObject({ status: 'active', statusReason: null, handle: 'returning' });
+    expect(list.body.accounts.find((a: { id: string }) => a.id === first.profileId)).toMatchObject({
+      status: 'active',
+      statusReason: null,
+      handle: 'returning',
+    });
   });
 });

@@ -1,4 +1,5 @@
-import { createTestEnv, startSystem, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 import { api, newConnectUrl, Visitor } from './support/handoff';
 
 let env: TestEnv;
@@ -48,6 +49,8 @@ describe('link lifetime (CONNECT_LINK_TTL_SECONDS)', () => {
     expect(landing.status).toBe(200);
     expect(go.status).toBe(410);
     expect(go.location).toBeNull();
-    expect((await api(system, `/api/v1/connections/requests/${link.requestId}`, { key: account.apiKey })).body.status).toBe('expired');
+    expect(
+      (await api(system, `/api/v1/connections/requests/${link.requestId}`, { key: account.apiKey })).body.status,
+    ).toBe('expired');
   });
 });

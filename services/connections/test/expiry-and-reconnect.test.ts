@@ -1,5 +1,6 @@
 import { Rpc } from '@postbus/contracts';
-import { createTestEnv, startSystem, waitFor, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 import { api, connectProfile, platformUser, sandboxControl } from './support/handoff';
 
 let env: TestEnv;
@@ -17,14 +18,24 @@ afterAll(async () => {
   await env?.drop();
 });
 
-const refresh = (profileId: string) => system.bus.rpc.call(Rpc.connectionsRefreshCredentials, { profileId, accountId: account.accountId });
-const credentials = (profileId: string) => system.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId: account.accountId });
-const listed = async (profileId: string) => (await api(system, '/api/v1/connections', { key: account.apiKey })).body.accounts.find((a: { id: string }) => a.id === profileId);
+const refresh = (profileId: string) =>
+  system.bus.rpc.call(Rpc.connectionsRefreshCredentials, { profileId, accountId: account.accountId });
+const credentials = (profileId: string) =>
+  system.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId: account.accountId });
+const listed = async (profileId: string) =>
+  (await api(system, '/api/v1/connections', { key: account.apiKey })).body.accounts.find(
+    (a: { id: string }) => a.id === profileId,
+  );
 const oauthSettings = (body: Record<string, unknown>) => sandboxControl(system, 'POST', '/oauth/settings', body);
 
 /** What the platform answers to a read with this token. */
 async function platformAccepts(platform: string, token: string): Promise<boolean> {
-  const paths: Record<string, string> = { tiktok: '/tiktok/v2/user/info/?fields=open_id', youtube: '/youtube/v3/channels?part=snippet&mine=true', threads: '/threads/v1.0/me?fields=id', instagram: '/instagram/me?fields=user_id' };
+  const paths: Record<string, string> = {
+    tiktok: '/tiktok/v2/user/info/?fields=open_id',
+    youtube: '/youtube/v3/channels?part=snippet&mine=true',
+    threads: '/threads/v1.0/me?fields=id',
+    instagram: '/instagram/me?fields=user_id',
+  };
   const res = await fetch(`${system.sandboxUrl}${paths[platform]}`, { headers: { authorization: `Bearer ${token}` } });
   return res.status === 200;
 }
@@ -35,7 +46,9 @@ describe('expiry', () => {
     try {
       const { profileId } = await connectProfile(system, account.apiKey, 'tiktok');
       const stale = await credentials(profileId);
-      await waitFor(async () => ((await platformAccepts('tiktok', stale.accessToken)) ? undefined : true), { what: 'the token to expire' });
+      await waitFor(async () => ((await platformAccepts('tiktok', stale.accessToken)) ? undefined : true), {
+        what: 'the token to expire',
+      });
 
       const fresh = await refresh(profileId);
 
@@ -51,7 +64,9 @@ describe('expiry', () => {
     try {
       const { profileId } = await connectProfile(system, account.apiKey, 'threads');
       const stale = await credentials(profileId);
-      await waitFor(async () => ((await platformAccepts('threads', stale.accessToken)) ? undefined : true), { what: 'the token to expire' });
+      await waitFor(async () => ((await platformAccepts('threads', stale.accessToken)) ? undefined : true), {
+        what: 'the token to expire',
+      });
 
       const answer = await refresh(profileId);
 

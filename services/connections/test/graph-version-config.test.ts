@@ -11,7 +11,12 @@ describe('connections: the Graph version in one setting', () => {
   });
 
   test('when META_GRAPH_VERSION and the real hosts are set, then the login dialog and the Graph calls both carry that version', () => {
-    const config = readConfig({ META_GRAPH_VERSION: 'v25.0', FACEBOOK_AUTHORIZE_URL: 'https://www.facebook.com', FACEBOOK_GRAPH_URL: 'https://graph.facebook.com', THREADS_API_URL: 'https://graph.threads.net' });
+    const config = readConfig({
+      META_GRAPH_VERSION: 'v25.0',
+      FACEBOOK_AUTHORIZE_URL: 'https://www.facebook.com',
+      FACEBOOK_GRAPH_URL: 'https://graph.facebook.com',
+      THREADS_API_URL: 'https://graph.threads.net',
+    });
     expect(config).toMatchObject({
       FACEBOOK_AUTHORIZE_URL: 'https://www.facebook.com/v25.0/dialog/oauth',
       FACEBOOK_GRAPH_URL: 'https://graph.facebook.com/v25.0',
@@ -21,6 +26,8 @@ describe('connections: the Graph version in one setting', () => {
 
   test('when a host still names a version, then the configuration is refused naming it', () => {
     expect(() => readConfig({ FACEBOOK_GRAPH_URL: 'https://graph.facebook.com/v21.0' })).toThrow(ConfigError);
-    expect(() => readConfig({ FACEBOOK_GRAPH_URL: 'https://graph.facebook.com/v21.0' })).toThrow(/FACEBOOK_GRAPH_URL=.*must not name a version/);
+    expect(() => readConfig({ FACEBOOK_GRAPH_URL: 'https://graph.facebook.com/v21.0' })).toThrow(
+      /FACEBOOK_GRAPH_URL=.*must not name a version/,
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { Rpc } from '@postbus/contracts';
-import { createTestEnv, startSystem, waitFor, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 import type { ProfileRow } from '../src/profiles/profile.repository';
 import { isRefreshDue } from '../src/tokens/token-refresher';
 import { api, connectProfile, sandboxControl } from './support/handoff';
@@ -8,7 +9,12 @@ import { api, connectProfile, sandboxControl } from './support/handoff';
 const HOUR = 3_600_000;
 const now = new Date('2026-11-20T12:00:00Z');
 const row = (platform: string, ageMs: number, lifeMs: number) =>
-  ({ platform, token_refreshed_at: new Date(now.getTime() - ageMs), connected_at: new Date(now.getTime() - ageMs), token_expires_at: new Date(now.getTime() - ageMs + lifeMs) }) as ProfileRow;
+  ({
+    platform,
+    token_refreshed_at: new Date(now.getTime() - ageMs),
+    connected_at: new Date(now.getTime() - ageMs),
+    token_expires_at: new Date(now.getTime() - ageMs + lifeMs),
+  }) as ProfileRow;
 
 describe('Instagram and Threads refresh only tokens at least 24 hours old', () => {
   test.each([
@@ -31,15 +37,18 @@ describe('the refresher and young Instagram tokens', () => {
     system = await startSystem(env, { TOKEN_REFRESH_INTERVAL_MS: '200', TOKEN_REFRESH_AHEAD_SECONDS: '3600' });
     account = await system.seedAccount({ platforms: [] });
     // 30-minute tokens: due at once by the one-hour rule, on both platforms.
-    for (const platform of ['instagram', 'tiktok']) await sandboxControl(system, 'POST', '/oauth/settings', { platform, accessTokenTtlSec: 1800 });
+    for (const platform of ['instagram', 'tiktok'])
+      await sandboxControl(system, 'POST', '/oauth/settings', { platform, accessTokenTtlSec: 1800 });
   });
   afterAll(async () => {
     await system?.stop();
     await env?.drop();
   });
 
-  const credentials = (profileId: string) => system.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId: account.accountId });
-  const instagramTokens = async () => (await sandboxControl(system, 'GET', '/oauth/tokens?platform=instagram')).body.tokens.length;
+  const credentials = (profileId: string) =>
+    system.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId: account.accountId });
+  const instagramTokens = async () =>
+    (await sandboxControl(system, 'GET', '/oauth/tokens?platform=instagram')).body.tokens.length;
 
   test('when an Instagram token under 24 hours old is due by its expiry, then the refresher leaves it alone while it refreshes others; once it is a day old, it is refreshed', async () => {
     const instagram = await connectProfile(system, account.apiKey, 'instagram');
@@ -50,27 +59,40 @@ describe('the refresher and young Instagram tokens', () => {
     // Two TikTok refreshes: the job has looked at every due profile at least twice since.
     const seen = new Set([(await credentials(tiktok.profileId)).accessToken]);
     for (let i = 0; i < 2; i++) {
-      seen.add(await waitFor(async () => {
-        const t = (await credentials(tiktok.profileId)).accessToken;
-        return seen.has(t) ? undefined : t;
-      }, { what: 'the job to refresh the TikTok token' }));
+      seen.add(
+        await waitFor(
+          async () => {
+            const t = (await credentials(tiktok.profileId)).accessToken;
+            return seen.has(t) ? undefined : t;
+          },
+          { what: 'the job to refresh the TikTok token' },
+        ),
+      );
     }
 
     expect((await credentials(instagram.profileId)).accessToken).toBe(igToken);
     expect(await instagramTokens()).toBe(issued);
-    expect((await api(system, `/api/v1/connections/${instagram.profileId}/health`, { key: account.apiKey })).body.token.lastRefreshError).toBeNull();
+    expect(
+      (await api(system, `/api/v1/connections/${instagram.profileId}/health`, { key: account.apiKey })).body.token
+        .lastRefreshError,
+    ).toBeNull();
 
     // The same token a day later (the platform's own clock is relaxed to match).
     const db = new Client({ connectionString: env.databaseUrl });
     await db.connect();
-    await db.query(`UPDATE connections.profiles SET token_refreshed_at = now() - interval '25 hours' WHERE id = $1`, [instagram.profileId]);
+    await db.query(`UPDATE connections.profiles SET token_refreshed_at = now() - interval '25 hours' WHERE id = $1`, [
+      instagram.profileId,
+    ]);
     await db.end();
     await sandboxControl(system, 'POST', '/oauth/settings', { platform: 'instagram', refreshMinAgeSec: 0 });
 
-    const refreshed = await waitFor(async () => {
-      const t = (await credentials(instagram.profileId)).accessToken;
-      return t === igToken ? undefined : t;
-    }, { what: 'the job to refresh the day-old Instagram token' });
+    const refreshed = await waitFor(
+      async () => {
+        const t = (await credentials(instagram.profileId)).accessToken;
+        return t === igToken ? undefined : t;
+      },
+      { what: 'the job to refresh the day-old Instagram token' },
+    );
     expect(refreshed).not.toBe(igToken);
   });
 });

@@ -1,5 +1,6 @@
 import { Rpc } from '@postbus/contracts';
-import { createTestEnv, startSystem, waitFor, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 import { api, connectProfile, sandboxControl } from './support/handoff';
 
 let env: TestEnv;
@@ -19,15 +20,22 @@ afterAll(async () => {
   await env?.drop();
 });
 
-const credentials = (profileId: string) => system.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId: account.accountId });
-const listed = async (profileId: string) => (await api(system, '/api/v1/connections', { key: account.apiKey })).body.accounts.find((a: { id: string }) => a.id === profileId);
+const credentials = (profileId: string) =>
+  system.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId: account.accountId });
+const listed = async (profileId: string) =>
+  (await api(system, '/api/v1/connections', { key: account.apiKey })).body.accounts.find(
+    (a: { id: string }) => a.id === profileId,
+  );
 
 /** Waits until the stored token differs from every one in `seen`, and answers it. */
 function nextToken(profileId: string, seen: Set<string>) {
-  return waitFor(async () => {
-    const c = await credentials(profileId);
-    return seen.has(c.accessToken) ? undefined : c;
-  }, { what: 'the job to refresh the token' });
+  return waitFor(
+    async () => {
+      const c = await credentials(profileId);
+      return seen.has(c.accessToken) ? undefined : c;
+    },
+    { what: 'the job to refresh the token' },
+  );
 }
 
 describe('refreshing ahead of expiry', () => {
@@ -51,10 +59,13 @@ describe('refreshing ahead of expiry', () => {
     const { profileId } = await connectProfile(system, account.apiKey, 'tiktok');
     await sandboxControl(system, 'POST', `/users/${(await credentials(profileId)).platformUserId}/revoke`);
 
-    const profile = await waitFor(async () => {
-      const p = await listed(profileId);
-      return p.status === 'needs_reconnect' ? p : undefined;
-    }, { what: 'the profile to need reconnecting' });
+    const profile = await waitFor(
+      async () => {
+        const p = await listed(profileId);
+        return p.status === 'needs_reconnect' ? p : undefined;
+      },
+      { what: 'the profile to need reconnecting' },
+    );
 
     expect(profile.statusReason).toMatch(/^TikTok refused the authorization/);
     expect((await listed(healthy.profileId)).status).toBe('active');
@@ -64,7 +75,12 @@ describe('refreshing ahead of expiry', () => {
     const { profileId } = await connectProfile(system, account.apiKey, 'tiktok');
     const before = (await credentials(profileId)).accessToken;
     // Enough failures for every TikTok profile the job refreshes during the next runs.
-    await sandboxControl(system, 'POST', '/oauth/faults', { platform: 'tiktok', operation: 'token', status: 503, count: 20 });
+    await sandboxControl(system, 'POST', '/oauth/faults', {
+      platform: 'tiktok',
+      operation: 'token',
+      status: 503,
+      count: 20,
+    });
 
     const after = await nextToken(profileId, new Set([before]));
 

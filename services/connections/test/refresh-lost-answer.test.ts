@@ -1,5 +1,6 @@
 import { AppError, Rpc } from '@postbus/contracts';
-import { createTestEnv, startSystem, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 import { api, connectProfile, sandboxControl } from './support/handoff';
 
 let env: TestEnv;
@@ -17,9 +18,16 @@ afterAll(async () => {
   await env?.drop();
 });
 
-const refresh = (profileId: string) => system.bus.rpc.call(Rpc.connectionsRefreshCredentials, { profileId, accountId: account.accountId });
-const listed = async (profileId: string) => (await api(system, '/api/v1/connections', { key: account.apiKey })).body.accounts.find((a: { id: string }) => a.id === profileId);
-const refreshTokensIssued = async () => (await sandboxControl(system, 'GET', '/oauth/tokens?platform=tiktok')).body.tokens.filter((t: { kind: string }) => t.kind === 'refresh').length;
+const refresh = (profileId: string) =>
+  system.bus.rpc.call(Rpc.connectionsRefreshCredentials, { profileId, accountId: account.accountId });
+const listed = async (profileId: string) =>
+  (await api(system, '/api/v1/connections', { key: account.apiKey })).body.accounts.find(
+    (a: { id: string }) => a.id === profileId,
+  );
+const refreshTokensIssued = async () =>
+  (await sandboxControl(system, 'GET', '/oauth/tokens?platform=tiktok')).body.tokens.filter(
+    (t: { kind: string }) => t.kind === 'refresh',
+  ).length;
 
 async function errorOf(p: Promise<unknown>): Promise<AppError> {
   try {
@@ -68,7 +76,11 @@ describe('a TikTok refresh whose answer is lost (rotating refresh tokens)', () =
 
   test('when YouTube (which keeps its refresh token) loses an answer, then the refresh is tried again at once and succeeds', async () => {
     const { profileId } = await connectProfile(system, account.apiKey, 'youtube');
-    await sandboxControl(system, 'POST', '/oauth/faults', { platform: 'youtube', operation: 'token', dropAnswer: true });
+    await sandboxControl(system, 'POST', '/oauth/faults', {
+      platform: 'youtube',
+      operation: 'token',
+      dropAnswer: true,
+    });
 
     const answer = await refresh(profileId);
 

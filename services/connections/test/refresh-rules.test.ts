@@ -8,7 +8,11 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 function profile(issuedOffsetMs: number, expiresOffsetMs: number | null): ProfileRow {
-  return { token_refreshed_at: at(issuedOffsetMs), connected_at: at(-30 * DAY), token_expires_at: expiresOffsetMs === null ? null : at(expiresOffsetMs) } as ProfileRow;
+  return {
+    token_refreshed_at: at(issuedOffsetMs),
+    connected_at: at(-30 * DAY),
+    token_expires_at: expiresOffsetMs === null ? null : at(expiresOffsetMs),
+  } as ProfileRow;
 }
 
 describe('when a token is due for a refresh (15 minutes ahead, or a fifth of its lifetime)', () => {
@@ -25,12 +29,17 @@ describe('when a token is due for a refresh (15 minutes ahead, or a fifth of its
 });
 
 describe('when a connection request is read', () => {
-  const request = (r: Partial<ConnectionRequestRow>) => ({ status: 'pending', opened_at: null, expires_at: at(15 * 60_000), ...r }) as ConnectionRequestRow;
+  const request = (r: Partial<ConnectionRequestRow>) =>
+    ({ status: 'pending', opened_at: null, expires_at: at(15 * 60_000), ...r }) as ConnectionRequestRow;
 
   test.each([
     ['unused and within its lifetime', request({}), 'pending'],
     ['unused past its lifetime', request({ expires_at: at(-1) }), 'expired'],
-    ['opened and within the sign-in window, even past the link lifetime', request({ opened_at: at(-5 * 60_000), expires_at: at(-60_000) }), 'pending'],
+    [
+      'opened and within the sign-in window, even past the link lifetime',
+      request({ opened_at: at(-5 * 60_000), expires_at: at(-60_000) }),
+      'pending',
+    ],
     ['opened longer ago than the sign-in window', request({ opened_at: at(-11 * 60_000) }), 'expired'],
     ['completed, past every deadline', request({ status: 'completed', expires_at: at(-DAY) }), 'completed'],
     ['failed', request({ status: 'failed' }), 'failed'],

@@ -1,5 +1,6 @@
 import { Rpc } from '@postbus/contracts';
-import { createTestEnv, startSystem, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 import { api, connectProfile, sandboxControl } from './support/handoff';
 
 let env: TestEnv;
@@ -23,15 +24,28 @@ afterAll(async () => {
 const options = (id: string, key = account.apiKey) => api(system, `/api/v1/connections/${id}/tiktok/options`, { key });
 
 /** One MCP tools/call over the agent endpoint, with the account's key; answers the tool result. */
-async function callTool(name: string, args: Record<string, unknown>): Promise<{ isError?: boolean; structuredContent?: any; content: { text: string }[] }> {
+async function callTool(
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ isError?: boolean; structuredContent?: any; content: { text: string }[] }> {
   const res = await fetch(`${system.baseUrl}/api/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${account.apiKey}` },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${account.apiKey}`,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   });
   const text = await res.text();
   const json = res.headers.get('content-type')?.includes('text/event-stream')
-    ? JSON.parse(text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5)).join(''))
+    ? JSON.parse(
+        text
+          .split('\n')
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5))
+          .join(''),
+      )
     : JSON.parse(text);
   return json.result;
 }
@@ -64,9 +78,17 @@ describe('TikTok posting options', () => {
   });
 
   test('when TikTok is failing (5xx), then 503 service_unavailable with Retry-After', async () => {
-    await sandboxControl(system, 'POST', '/faults', { platform: 'tiktok', mode: 'error', operation: 'read', status: 500, count: 1 });
+    await sandboxControl(system, 'POST', '/faults', {
+      platform: 'tiktok',
+      mode: 'error',
+      operation: 'read',
+      status: 500,
+      count: 1,
+    });
 
-    const res = await fetch(`${system.baseUrl}/api/v1/connections/${tiktokId}/tiktok/options`, { headers: { authorization: `Bearer ${account.apiKey}` } });
+    const res = await fetch(`${system.baseUrl}/api/v1/connections/${tiktokId}/tiktok/options`, {
+      headers: { authorization: `Bearer ${account.apiKey}` },
+    });
 
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('1');
@@ -89,7 +111,10 @@ describe('TikTok posting options', () => {
 
   test('when TikTok refuses the token and its refresh for good, then 400 invalid_profile_ids asking for a reconnect', async () => {
     const { profileId } = await connectProfile(system, account.apiKey, 'tiktok');
-    const { platformUserId } = await system.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId: account.accountId });
+    const { platformUserId } = await system.bus.rpc.call(Rpc.connectionsGetCredentials, {
+      profileId,
+      accountId: account.accountId,
+    });
     await sandboxControl(system, 'POST', `/users/${platformUserId}/revoke`);
 
     const res = await options(profileId);
@@ -119,6 +144,11 @@ describe('the agent tools', () => {
 
     expect(listed.structuredContent).toEqual(accounts.body);
     expect(brief.structuredContent).toEqual(profiles.body);
-    expect(brief.structuredContent.profiles).toContainEqual({ id: tiktokId, platform: 'tiktok', handle: 'creator.one', status: 'active' });
+    expect(brief.structuredContent.profiles).toContainEqual({
+      id: tiktokId,
+      platform: 'tiktok',
+      handle: 'creator.one',
+      status: 'active',
+    });
   });
 });

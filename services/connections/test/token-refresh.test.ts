@@ -1,5 +1,6 @@
 import { AppError, Rpc } from '@postbus/contracts';
-import { createTestEnv, startSystem, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 import { api, connectProfile, platformUser, sandboxControl } from './support/handoff';
 
 let env: TestEnv;
@@ -17,9 +18,14 @@ afterAll(async () => {
   await env?.drop();
 });
 
-const refresh = (profileId: string) => system.bus.rpc.call(Rpc.connectionsRefreshCredentials, { profileId, accountId: account.accountId });
-const credentials = (profileId: string) => system.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId: account.accountId });
-const listed = async (profileId: string) => (await api(system, '/api/v1/connections', { key: account.apiKey })).body.accounts.find((a: { id: string }) => a.id === profileId);
+const refresh = (profileId: string) =>
+  system.bus.rpc.call(Rpc.connectionsRefreshCredentials, { profileId, accountId: account.accountId });
+const credentials = (profileId: string) =>
+  system.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId: account.accountId });
+const listed = async (profileId: string) =>
+  (await api(system, '/api/v1/connections', { key: account.apiKey })).body.accounts.find(
+    (a: { id: string }) => a.id === profileId,
+  );
 
 async function errorOf(p: Promise<unknown>): Promise<AppError> {
   try {
@@ -32,7 +38,12 @@ async function errorOf(p: Promise<unknown>): Promise<AppError> {
 
 /** What the platform answers to a read with this token. */
 async function platformAccepts(platform: string, token: string): Promise<boolean> {
-  const paths: Record<string, string> = { tiktok: '/tiktok/v2/user/info/?fields=open_id', youtube: '/youtube/v3/channels?part=snippet&mine=true', threads: '/threads/v1.0/me?fields=id', instagram: '/instagram/me?fields=user_id' };
+  const paths: Record<string, string> = {
+    tiktok: '/tiktok/v2/user/info/?fields=open_id',
+    youtube: '/youtube/v3/channels?part=snippet&mine=true',
+    threads: '/threads/v1.0/me?fields=id',
+    instagram: '/instagram/me?fields=user_id',
+  };
   const res = await fetch(`${system.sandboxUrl}${paths[platform]}`, { headers: { authorization: `Bearer ${token}` } });
   return res.status === 200;
 }
@@ -45,7 +56,12 @@ describe('refresh on demand (the publisher after a refused token)', () => {
     const first = await refresh(profileId);
     const second = await refresh(profileId);
 
-    expect(first).toMatchObject({ profileId, platform: 'tiktok', status: 'active', tokenExpiresAt: expect.any(String) });
+    expect(first).toMatchObject({
+      profileId,
+      platform: 'tiktok',
+      status: 'active',
+      tokenExpiresAt: expect.any(String),
+    });
     expect(first.accessToken).not.toBe(before.accessToken);
     expect(second.accessToken).not.toBe(first.accessToken);
     expect(second.status).toBe('active');
@@ -53,19 +69,22 @@ describe('refresh on demand (the publisher after a refused token)', () => {
     expect((await credentials(profileId)).accessToken).toBe(second.accessToken);
   });
 
-  test.each([['instagram'], ['threads']])('when a %s long-lived token is refreshed, then a new 60-day token is stored', async (platform) => {
-    // The platform refreshes only day-old tokens; this one is refreshed at once.
-    await sandboxControl(system, 'POST', '/oauth/settings', { platform, refreshMinAgeSec: 0 });
-    const { profileId } = await connectProfile(system, account.apiKey, platform);
-    const before = await credentials(profileId);
+  test.each([['instagram'], ['threads']])(
+    'when a %s long-lived token is refreshed, then a new 60-day token is stored',
+    async (platform) => {
+      // The platform refreshes only day-old tokens; this one is refreshed at once.
+      await sandboxControl(system, 'POST', '/oauth/settings', { platform, refreshMinAgeSec: 0 });
+      const { profileId } = await connectProfile(system, account.apiKey, platform);
+      const before = await credentials(profileId);
 
-    const after = await refresh(profileId);
+      const after = await refresh(profileId);
 
-    expect(after.accessToken).not.toBe(before.accessToken);
-    expect(await platformAccepts(platform, after.accessToken)).toBe(true);
-    expect(Date.parse(after.tokenExpiresAt!) - Date.now()).toBeGreaterThan(59 * 86_400_000);
-    expect((await listed(profileId)).tokenExpiresAt).toBe(after.tokenExpiresAt);
-  });
+      expect(after.accessToken).not.toBe(before.accessToken);
+      expect(await platformAccepts(platform, after.accessToken)).toBe(true);
+      expect(Date.parse(after.tokenExpiresAt!) - Date.now()).toBeGreaterThan(59 * 86_400_000);
+      expect((await listed(profileId)).tokenExpiresAt).toBe(after.tokenExpiresAt);
+    },
+  );
 
   test('when a Facebook Page is refreshed, then its Page token is read again with the stored user token and does not expire', async () => {
     const page = await platformUser(system, 'facebook', 'refresh_page');
@@ -78,7 +97,12 @@ describe('refresh on demand (the publisher after a refused token)', () => {
 
   test('when the platform is down (5xx), then service_unavailable, the profile stays active, and a later refresh works', async () => {
     const { profileId } = await connectProfile(system, account.apiKey, 'youtube');
-    await sandboxControl(system, 'POST', '/oauth/faults', { platform: 'youtube', operation: 'token', status: 503, count: 2 });
+    await sandboxControl(system, 'POST', '/oauth/faults', {
+      platform: 'youtube',
+      operation: 'token',
+      status: 503,
+      count: 2,
+    });
 
     const err = await errorOf(refresh(profileId));
     const during = await listed(profileId);
@@ -98,11 +122,25 @@ describe('refresh on demand (the publisher after a refused token)', () => {
 
     const answer = await refresh(profileId);
     const profile = await listed(profileId);
-    const post = await api(system, '/api/v1/posts', { method: 'POST', key: account.apiKey, body: { platforms: ['tiktok'], title: 't', caption: 'c', mediaUrls: ['https://example.com/v.mp4'], profileIds: [profileId], platformMeta: { tiktok: { privacyLevel: 'SELF_ONLY' } } } });
+    const post = await api(system, '/api/v1/posts', {
+      method: 'POST',
+      key: account.apiKey,
+      body: {
+        platforms: ['tiktok'],
+        title: 't',
+        caption: 'c',
+        mediaUrls: ['https://example.com/v.mp4'],
+        profileIds: [profileId],
+        platformMeta: { tiktok: { privacyLevel: 'SELF_ONLY' } },
+      },
+    });
 
     expect(answer.status).toBe('needs_reconnect');
     expect((await credentials(profileId)).status).toBe('needs_reconnect');
-    expect(profile).toMatchObject({ status: 'needs_reconnect', statusReason: expect.stringMatching(/TikTok refused .*reconnected/) });
+    expect(profile).toMatchObject({
+      status: 'needs_reconnect',
+      statusReason: expect.stringMatching(/TikTok refused .*reconnected/),
+    });
     expect(post.status).toBe(400);
     expect(post.body.code).toBe('invalid_profile_ids');
   });

@@ -45,16 +45,28 @@ describe('the token vault', () => {
 
   test('when TOKEN_PREVIOUS_KEYS is malformed or production keeps development secrets, then the configuration is refused naming them', () => {
     expect(() => readConfig({ TOKEN_PREVIOUS_KEYS: 'k0' })).toThrow(/TOKEN_PREVIOUS_KEYS/);
-    expect(() => readConfig({ TOKEN_PREVIOUS_KEYS: `k0:${Buffer.alloc(8).toString('base64')}` })).toThrow(/not 32 bytes/);
-    expect(() => readConfig({ POSTBUS_ENV: 'production' })).toThrow(/TOKEN_ENCRYPTION_KEY must be set in production[\s\S]*TIKTOK_CLIENT_SECRET must be set in production/);
-    expect(readConfig({ TOKEN_KEY_ID: 'k2', TOKEN_ENCRYPTION_KEY: K2, TOKEN_PREVIOUS_KEYS: `k1:${K1}` }).TOKEN_PREVIOUS_KEYS).toEqual({ k1: K1 });
+    expect(() => readConfig({ TOKEN_PREVIOUS_KEYS: `k0:${Buffer.alloc(8).toString('base64')}` })).toThrow(
+      /not 32 bytes/,
+    );
+    expect(() => readConfig({ POSTBUS_ENV: 'production' })).toThrow(
+      /TOKEN_ENCRYPTION_KEY must be set in production[\s\S]*TIKTOK_CLIENT_SECRET must be set in production/,
+    );
+    expect(
+      readConfig({ TOKEN_KEY_ID: 'k2', TOKEN_ENCRYPTION_KEY: K2, TOKEN_PREVIOUS_KEYS: `k1:${K1}` }).TOKEN_PREVIOUS_KEYS,
+    ).toEqual({ k1: K1 });
   });
 });
 
 describe('rotating the key (pnpm postbus rotate-token-key)', () => {
   let env: TestEnv;
   let bus: Bus;
-  const principal: Principal = { accountId: 'acc_vault', userId: 'usr_vault', credential: { type: 'api_key', id: 'key_vault' }, scopes: ['account:write'], profileIds: 'all' };
+  const principal: Principal = {
+    accountId: 'acc_vault',
+    userId: 'usr_vault',
+    credential: { type: 'api_key', id: 'key_vault' },
+    scopes: ['account:write'],
+    profileIds: 'all',
+  };
   const tokens = ['IGAA-one', 'THAA-two', 'ya29.three'];
   let profileIds: string[];
 
@@ -63,7 +75,9 @@ describe('rotating the key (pnpm postbus rotate-token-key)', () => {
     const db = new Client({ connectionString: env.databaseUrl });
     await db.connect();
     try {
-      const profiles = await db.query('SELECT access_token_enc AS v FROM connections.profiles UNION ALL SELECT code_verifier_enc FROM connections.connection_requests WHERE code_verifier_enc IS NOT NULL');
+      const profiles = await db.query(
+        'SELECT access_token_enc AS v FROM connections.profiles UNION ALL SELECT code_verifier_enc FROM connections.connection_requests WHERE code_verifier_enc IS NOT NULL',
+      );
       return profiles.rows.map((r) => r.v as string);
     } finally {
       await db.end();
@@ -82,7 +96,13 @@ describe('rotating the key (pnpm postbus rotate-token-key)', () => {
 
   beforeAll(async () => {
     env = await createTestEnv('conn_vault');
-    bus = await openBus({ url: env.amqpUrl, namespace: env.namespace, logger: createLogger('test', 'silent'), rpcTimeoutMs: 5000, ephemeral: true });
+    bus = await openBus({
+      url: env.amqpUrl,
+      namespace: env.namespace,
+      logger: createLogger('test', 'silent'),
+      rpcTimeoutMs: 5000,
+      ephemeral: true,
+    });
   });
   afterAll(async () => {
     await bus?.close();
@@ -94,18 +114,31 @@ describe('rotating the key (pnpm postbus rotate-token-key)', () => {
     try {
       profileIds = [];
       for (const [i, accessToken] of tokens.entries()) {
-        const p = await bus.rpc.call(Rpc.connectionsSeedProfile, { accountId: principal.accountId, platform: ['instagram', 'threads', 'youtube'][i], platformUserId: `u${i}`, handle: `h${i}`, accessToken });
+        const p = await bus.rpc.call(Rpc.connectionsSeedProfile, {
+          accountId: principal.accountId,
+          platform: ['instagram', 'threads', 'youtube'][i],
+          platformUserId: `u${i}`,
+          handle: `h${i}`,
+          accessToken,
+        });
         profileIds.push(p.id);
       }
       // A link in use holds a sealed PKCE verifier.
       const request = await bus.rpc.call(Rpc.connectionsCreateRequest, { platform: 'tiktok' }, principal);
       const visitor = new Visitor();
       const landing = await visitor.get(`${first.httpUrl}/connect/${request.requestId}`);
-      expect((await visitor.post(`${first.httpUrl}/connect/${request.requestId}`, hiddenFields(landing.html))).status).toBe(303);
+      expect(
+        (await visitor.post(`${first.httpUrl}/connect/${request.requestId}`, hiddenFields(landing.html))).status,
+      ).toBe(303);
     } finally {
       await first.lifecycle.stop();
     }
-    expect((await sealedValues()).map((v) => v.split(':').slice(0, 2).join(':'))).toEqual(['v2:k1', 'v2:k1', 'v2:k1', 'v2:k1']);
+    expect((await sealedValues()).map((v) => v.split(':').slice(0, 2).join(':'))).toEqual([
+      'v2:k1',
+      'v2:k1',
+      'v2:k1',
+      'v2:k1',
+    ]);
 
     const second = await boot({ TOKEN_KEY_ID: 'k2', TOKEN_ENCRYPTION_KEY: K2, TOKEN_PREVIOUS_KEYS: `k1:${K1}` });
     let output: string;
@@ -119,11 +152,20 @@ describe('rotating the key (pnpm postbus rotate-token-key)', () => {
 
     const third = await boot({ TOKEN_KEY_ID: 'k2', TOKEN_ENCRYPTION_KEY: K2 });
     try {
-      const opened = await Promise.all(profileIds.map((profileId) => bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId: principal.accountId })));
+      const opened = await Promise.all(
+        profileIds.map((profileId) =>
+          bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId: principal.accountId }),
+        ),
+      );
 
       expect(output).toContain('Re-encrypted 4 token(s) under key k2; 0 already were.');
       expect(again).toContain('Re-encrypted 0 token(s) under key k2; 3 already were.');
-      expect((await sealedValues()).map((v) => v.split(':').slice(0, 2).join(':'))).toEqual(['v2:k2', 'v2:k2', 'v2:k2', 'v2:k2']);
+      expect((await sealedValues()).map((v) => v.split(':').slice(0, 2).join(':'))).toEqual([
+        'v2:k2',
+        'v2:k2',
+        'v2:k2',
+        'v2:k2',
+      ]);
       expect(opened.map((c) => c.accessToken)).toEqual(tokens);
     } finally {
       await third.lifecycle.stop();
@@ -160,13 +202,28 @@ describe('tokens bound to their row', () => {
   const accountId = 'acc_bound';
 
   const boot = () => start({ ...env.env, CONNECTIONS_HTTP_PORT: '0', TOKEN_KEY_ID: 'k1', TOKEN_ENCRYPTION_KEY: K1 });
-  const seed = (platformUserId: string, accessToken: string) => bus.rpc.call(Rpc.connectionsSeedProfile, { accountId, platform: 'threads', platformUserId, handle: platformUserId, accessToken });
+  const seed = (platformUserId: string, accessToken: string) =>
+    bus.rpc.call(Rpc.connectionsSeedProfile, {
+      accountId,
+      platform: 'threads',
+      platformUserId,
+      handle: platformUserId,
+      accessToken,
+    });
   const credentials = (profileId: string) => bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId });
-  const stored = async (profileId: string) => (await db.query('SELECT access_token_enc, refresh_token_enc FROM connections.profiles WHERE id = $1', [profileId])).rows[0];
+  const stored = async (profileId: string) =>
+    (await db.query('SELECT access_token_enc, refresh_token_enc FROM connections.profiles WHERE id = $1', [profileId]))
+      .rows[0];
 
   beforeAll(async () => {
     env = await createTestEnv('conn_bound');
-    bus = await openBus({ url: env.amqpUrl, namespace: env.namespace, logger: createLogger('test', 'silent'), rpcTimeoutMs: 5000, ephemeral: true });
+    bus = await openBus({
+      url: env.amqpUrl,
+      namespace: env.namespace,
+      logger: createLogger('test', 'silent'),
+      rpcTimeoutMs: 5000,
+      ephemeral: true,
+    });
     db = new Client({ connectionString: env.databaseUrl });
     await db.connect();
   });
@@ -181,7 +238,10 @@ describe('tokens bound to their row', () => {
     try {
       const mine = await seed('u-mine', 'THAA-mine');
       const theirs = await seed('u-theirs', 'THAA-theirs');
-      await db.query('UPDATE connections.profiles SET access_token_enc = (SELECT access_token_enc FROM connections.profiles WHERE id = $1) WHERE id = $2', [theirs.id, mine.id]);
+      await db.query(
+        'UPDATE connections.profiles SET access_token_enc = (SELECT access_token_enc FROM connections.profiles WHERE id = $1) WHERE id = $2',
+        [theirs.id, mine.id],
+      );
 
       await expect(credentials(mine.id)).rejects.toMatchObject({ code: 'internal_error' });
       expect((await credentials(theirs.id)).accessToken).toBe('THAA-theirs');
@@ -213,9 +273,16 @@ describe('tokens bound to their row', () => {
     } finally {
       await first.lifecycle.stop();
     }
-    await db.query('UPDATE connections.profiles SET access_token_enc = $2, refresh_token_enc = $3 WHERE id = $1', [profileId, sealUnbound('k1', K1, 'THAA-old'), sealUnbound('k1', K1, 'THAR-old')]);
+    await db.query('UPDATE connections.profiles SET access_token_enc = $2, refresh_token_enc = $3 WHERE id = $1', [
+      profileId,
+      sealUnbound('k1', K1, 'THAA-old'),
+      sealUnbound('k1', K1, 'THAR-old'),
+    ]);
     // Sealed with a key no longer configured: left as it is, and the boot goes on.
-    await db.query('UPDATE connections.profiles SET access_token_enc = $2 WHERE id = $1', [lost, sealUnbound('k0', K2, 'THAA-lost')]);
+    await db.query('UPDATE connections.profiles SET access_token_enc = $2 WHERE id = $1', [
+      lost,
+      sealUnbound('k0', K2, 'THAA-lost'),
+    ]);
 
     const second = await boot();
     try {

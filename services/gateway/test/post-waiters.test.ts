@@ -1,4 +1,4 @@
-import { PostWaiters } from '../src/http/post-waiters';
+import { PostWaiters } from '../src/entry-points/http/post-waiters';
 
 describe('PostWaiters', () => {
   test('when the bound is reached, then no more waiters enter until one is released', () => {
@@ -14,7 +14,7 @@ describe('PostWaiters', () => {
     expect(waiters.enter('p3')).toBeDefined();
   });
 
-  test('when a post\'s outcome is heard, then only that post\'s waiters wake', async () => {
+  test("when a post's outcome is heard, then only that post's waiters wake", async () => {
     const waiters = new PostWaiters(10);
     const mine = waiters.enter('p1')!;
     const other = waiters.enter('p2')!;
@@ -27,5 +27,20 @@ describe('PostWaiters', () => {
     mine.release();
     other.release();
     expect(waiters.count).toBe(0);
+  });
+
+  test('when the event says the change is already stored, then the waiter is told to read at once; otherwise, and when released, not', async () => {
+    const waiters = new PostWaiters(10);
+    const stored = waiters.enter('p1')!;
+    const heard = waiters.enter('p2')!;
+    const released = waiters.enter('p3')!;
+    waiters.wake('p1', { written: true });
+    waiters.wake('p2');
+    released.release();
+    expect(await stored.woken).toEqual({ written: true });
+    expect(await heard.woken).toEqual({ written: false });
+    expect(await released.woken).toEqual({ written: false });
+    stored.release();
+    heard.release();
   });
 });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Bus, RpcClient } from '@postbus/bus';
 import { createLogger } from '@postbus/kit';
 import { PrincipalCache } from '@postbus/service';
-import { createApp } from '../src/http/app';
+import { createApp } from '../src/entry-points/http/app';
 
 /**
  * The streamed paths (pages, OAuth, uploads, files, the agent endpoint) against a stand-in for
@@ -47,7 +47,9 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void
 };
 
 beforeAll(async () => {
-  upstream = createServer((req, res) => routes[new URL(req.url!, 'http://x').pathname.replace(/^\/stream/, '')]?.(req, res));
+  upstream = createServer((req, res) =>
+    routes[new URL(req.url!, 'http://x').pathname.replace(/^\/stream/, '')]?.(req, res),
+  );
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
 });

@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MCP_TOOL_NAMES } from '@postbus/contracts';
-import { createTestEnv, startSystem, waitFor, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -19,7 +20,10 @@ afterAll(async () => {
 
 async function connect(key?: string): Promise<Client> {
   const client = new Client({ name: 'test-agent', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${system.baseUrl}/api/mcp`), key ? { requestInit: { headers: { Authorization: `Bearer ${key}` } } } : undefined);
+  const transport = new StreamableHTTPClientTransport(
+    new URL(`${system.baseUrl}/api/mcp`),
+    key ? { requestInit: { headers: { Authorization: `Bearer ${key}` } } } : undefined,
+  );
   await client.connect(transport);
   return client;
 }
@@ -27,7 +31,11 @@ async function connect(key?: string): Promise<Client> {
 function rawCall(body: unknown, key?: string) {
   return fetch(`${system.baseUrl}/api/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+    },
     body: JSON.stringify(body),
   });
 }
@@ -54,10 +62,23 @@ describe('the agent endpoint', () => {
 
   test('when a tool is called without credentials, then 401 with the scope to ask for and no error (RFC 6750 §3.1); with a wrong key, then invalid_token', async () => {
     const metadata = `resource_metadata="${system.baseUrl}/.well-known/oauth-protected-resource/api/mcp"`;
-    const res = await rawCall({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'svc_get_post_status', arguments: { postId: 'pst_x' } } });
+    const res = await rawCall({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'svc_get_post_status', arguments: { postId: 'pst_x' } },
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(`Bearer scope="mcp:read mcp:write", ${metadata}`);
-    const wrongKey = await rawCall({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'svc_get_post_status', arguments: { postId: 'pst_x' } } }, `sk_live_${'z'.repeat(43)}`);
+    const wrongKey = await rawCall(
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'svc_get_post_status', arguments: { postId: 'pst_x' } },
+      },
+      `sk_live_${'z'.repeat(43)}`,
+    );
     expect(wrongKey.status).toBe(401);
     expect(wrongKey.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", ${metadata}`);
   });
@@ -70,14 +91,19 @@ describe('the agent endpoint', () => {
     expect(body.scopes_supported).toEqual(expect.arrayContaining(['mcp:read', 'mcp:write']));
     // A refresh token is the authorization server's business: its metadata lists offline_access, the resource's does not.
     expect(body.scopes_supported).not.toContain('offline_access');
-    const server = (await (await fetch(`${system.baseUrl}/.well-known/oauth-authorization-server`)).json()) as { scopes_supported: string[] };
+    const server = (await (await fetch(`${system.baseUrl}/.well-known/oauth-authorization-server`)).json()) as {
+      scopes_supported: string[];
+    };
     expect(server.scopes_supported).toContain('offline_access');
   });
 
   test('when an agent schedules a post with an API key, then it is published through the same pipeline and readable by its status tool', async () => {
     const client = await connect(account.apiKey);
     const caption = `from an agent ${Date.now()}`;
-    const created = await client.callTool({ name: 'svc_schedule_post', arguments: { platforms: ['threads'], caption } });
+    const created = await client.callTool({
+      name: 'svc_schedule_post',
+      arguments: { platforms: ['threads'], caption },
+    });
     expect(created.isError).toBeFalsy();
     const { postIds } = created.structuredContent as { postIds: string[] };
     expect(postIds).toHaveLength(1);
@@ -109,7 +135,15 @@ describe('the agent endpoint', () => {
 
   test('when a key lacks the REST scope of the tool, then 403 insufficient_scope', async () => {
     const readOnly = await system.seedAccount({ platforms: ['threads'], scopes: ['post:read'] });
-    const res = await rawCall({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'svc_schedule_post', arguments: { platforms: ['threads'], caption: 'x' } } }, readOnly.apiKey);
+    const res = await rawCall(
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'svc_schedule_post', arguments: { platforms: ['threads'], caption: 'x' } },
+      },
+      readOnly.apiKey,
+    );
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
     expect(res.headers.get('www-authenticate')).toContain('scope="post:write"');
@@ -119,7 +153,11 @@ describe('the agent endpoint', () => {
   });
 
   test('when the server card is read at each discovery address, then it is the same card naming the endpoint', async () => {
-    const cards = await Promise.all(['/.well-known/mcp/server-card.json', '/.well-known/mcp.json', '/api/mcp/server-card'].map(async (p) => (await (await fetch(`${system.baseUrl}${p}`)).json()) as { remotes: unknown }));
+    const cards = await Promise.all(
+      ['/.well-known/mcp/server-card.json', '/.well-known/mcp.json', '/api/mcp/server-card'].map(
+        async (p) => (await (await fetch(`${system.baseUrl}${p}`)).json()) as { remotes: unknown },
+      ),
+    );
     expect(cards[1]).toEqual(cards[0]);
     expect(cards[2]).toEqual(cards[0]);
     expect(cards[0].remotes).toEqual([{ type: 'streamable-http', url: `${system.baseUrl}/api/mcp` }]);

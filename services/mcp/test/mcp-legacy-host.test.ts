@@ -2,7 +2,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MCP_TOKEN_EXCHANGE_DEPRECATION, Rpc } from '@postbus/contracts';
-import { createTestEnv, startSystem, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 
 const JWT_SECRET = randomBytes(32).toString('base64');
 
@@ -38,7 +39,11 @@ function expectDeprecated(headers: Headers) {
 function rawCall(url: string, token: string, name: string, args: Record<string, unknown> = {}) {
   return fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   });
 }
@@ -54,12 +59,22 @@ describe('the deprecated API-key exchanges', () => {
   test('when an API key is exchanged at {mcp_host}/auth or {base_url}/api/auth/mcp-token, then a short-lived JWT comes back marked deprecated', async () => {
     for (const answer of [await hostAuth(account.apiKey), await baseExchange(account.apiKey)]) {
       expect(answer.status).toBe(200);
-      expect(answer.body).toEqual({ token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/), tokenType: 'Bearer', expiresIn: 900, expiresAt: expect.any(String) });
+      expect(answer.body).toEqual({
+        token: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/),
+        tokenType: 'Bearer',
+        expiresIn: 900,
+        expiresAt: expect.any(String),
+      });
       expect(Date.parse(answer.body.expiresAt)).toBeGreaterThan(Date.now());
       expect(answer.headers.get('cache-control')).toBe('no-store');
       expectDeprecated(answer.headers);
       const claims = JSON.parse(Buffer.from(answer.body.token.split('.')[1], 'base64url').toString());
-      expect(claims).toMatchObject({ iss: system.baseUrl, aud: `${system.baseUrl}/api/mcp`, sub: account.userId, key_id: account.keyId });
+      expect(claims).toMatchObject({
+        iss: system.baseUrl,
+        aud: `${system.baseUrl}/api/mcp`,
+        sub: account.userId,
+        key_id: account.keyId,
+      });
     }
   });
 
@@ -72,7 +87,7 @@ describe('the deprecated API-key exchanges', () => {
     }
   });
 
-  test('when the key\'s account may not use the API, then the exchange answers 403 api_access_disabled or plan_required', async () => {
+  test("when the key's account may not use the API, then the exchange answers 403 api_access_disabled or plan_required", async () => {
     const own = await system.seedAccount({ platforms: [] });
     await system.bus.rpc.call(Rpc.authUpdateAccount, { accountId: own.accountId, plan: 'expired' });
     expect(await hostAuth(own.apiKey)).toMatchObject({ status: 403, body: { code: 'plan_required' } });
@@ -83,10 +98,16 @@ describe('the deprecated API-key exchanges', () => {
   test('when an agent uses the JWT at {mcp_host}/mcp and at {base_url}/api/mcp, then tools run as the key, and {mcp_host} answers are marked deprecated', async () => {
     const { body } = await hostAuth(account.apiKey);
     const client = new Client({ name: 'legacy-agent', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${system.mcpHostUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${body.token}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${system.mcpHostUrl}/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${body.token}` } },
+      }),
+    );
     const listed = await client.callTool({ name: 'svc_list_profiles', arguments: {} });
     expect(listed.isError).toBeFalsy();
-    expect((listed.structuredContent as { profiles: { id: string }[] }).profiles.map((p) => p.id)).toEqual(account.profiles.map((p) => p.id));
+    expect((listed.structuredContent as { profiles: { id: string }[] }).profiles.map((p) => p.id)).toEqual(
+      account.profiles.map((p) => p.id),
+    );
     await client.close();
 
     const viaHost = await rawCall(`${system.mcpHostUrl}/mcp`, body.token, 'svc_list_profiles');
@@ -97,11 +118,14 @@ describe('the deprecated API-key exchanges', () => {
     expect(viaBase.headers.get('deprecation')).toBeNull();
   });
 
-  test('when the key behind a JWT lacks a tool\'s REST scope, then 403 insufficient_scope naming that scope', async () => {
+  test("when the key behind a JWT lacks a tool's REST scope, then 403 insufficient_scope naming that scope", async () => {
     const readOnly = await system.seedAccount({ platforms: ['threads'], scopes: ['post:read', 'account:read'] });
     const { body } = await hostAuth(readOnly.apiKey);
     expect((await rawCall(`${system.mcpHostUrl}/mcp`, body.token, 'svc_list_profiles')).status).toBe(200);
-    const write = await rawCall(`${system.mcpHostUrl}/mcp`, body.token, 'svc_schedule_post', { platforms: ['threads'], caption: 'x' });
+    const write = await rawCall(`${system.mcpHostUrl}/mcp`, body.token, 'svc_schedule_post', {
+      platforms: ['threads'],
+      caption: 'x',
+    });
     expect(write.status).toBe(403);
     expect(write.headers.get('www-authenticate')).toContain('scope="post:write"');
   });
@@ -118,13 +142,39 @@ describe('the deprecated API-key exchanges', () => {
 
   test('when a JWT has expired, names another audience or is signed with another key, then it is refused', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const base = { iss: system.baseUrl, aud: `${system.baseUrl}/api/mcp`, sub: account.userId, acc: account.accountId, key_id: account.keyId, iat: now };
-    expect((await rawCall(`${system.baseUrl}/api/mcp`, signJwt({ ...base, exp: now + 60 }), 'svc_list_profiles')).status).toBe(200);
-    const verify = (token: string) => system.bus.rpc.call(Rpc.authVerifyAccessToken, { token, resource: `${system.baseUrl}/api/mcp` });
-    await expect(verify(signJwt({ ...base, iat: now - 120, exp: now - 60 }))).rejects.toMatchObject({ code: 'invalid_api_key', message: expect.stringMatching(/expired/) });
-    await expect(verify(signJwt({ ...base, exp: now + 60, aud: 'https://elsewhere.example/api/mcp' }))).rejects.toMatchObject({ code: 'invalid_api_key', message: expect.stringMatching(/another resource/) });
-    const forged = signJwt({ ...base, exp: now + 60 }).replace(/\.[\w-]+$/, `.${randomBytes(32).toString('base64url')}`);
+    const base = {
+      iss: system.baseUrl,
+      aud: `${system.baseUrl}/api/mcp`,
+      sub: account.userId,
+      acc: account.accountId,
+      key_id: account.keyId,
+      iat: now,
+    };
+    expect(
+      (await rawCall(`${system.baseUrl}/api/mcp`, signJwt({ ...base, exp: now + 60 }), 'svc_list_profiles')).status,
+    ).toBe(200);
+    const verify = (token: string) =>
+      system.bus.rpc.call(Rpc.authVerifyAccessToken, { token, resource: `${system.baseUrl}/api/mcp` });
+    await expect(verify(signJwt({ ...base, iat: now - 120, exp: now - 60 }))).rejects.toMatchObject({
+      code: 'invalid_api_key',
+      message: expect.stringMatching(/expired/),
+    });
+    await expect(
+      verify(signJwt({ ...base, exp: now + 60, aud: 'https://elsewhere.example/api/mcp' })),
+    ).rejects.toMatchObject({ code: 'invalid_api_key', message: expect.stringMatching(/another resource/) });
+    const forged = signJwt({ ...base, exp: now + 60 }).replace(
+      /\.[\w-]+$/,
+      `.${randomBytes(32).toString('base64url')}`,
+    );
     await expect(verify(forged)).rejects.toMatchObject({ code: 'invalid_api_key' });
-    expect((await rawCall(`${system.mcpHostUrl}/mcp`, signJwt({ ...base, iat: now - 120, exp: now - 60 }), 'svc_list_profiles')).status).toBe(401);
+    expect(
+      (
+        await rawCall(
+          `${system.mcpHostUrl}/mcp`,
+          signJwt({ ...base, iat: now - 120, exp: now - 60 }),
+          'svc_list_profiles',
+        )
+      ).status,
+    ).toBe(401);
   });
 });

@@ -2,10 +2,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { Client as Pg } from 'pg';
 import { Rpc } from '@postbus/contracts';
-import { completeConsent, connectSandboxProfile, createTestEnv, startSystem, type RunningSystem, type TestEnv } from '@postbus/testing';
+import { completeConsent, connectSandboxProfile, createTestEnv, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 
 const REDIRECT = 'http://127.0.0.1:8976/oauth/callback';
 
@@ -20,7 +25,13 @@ beforeAll(async () => {
   const email = `agent-owner-${randomBytes(4).toString('hex')}@example.com`;
   const password = 'a long enough password';
   const created = await system.bus.rpc.call(Rpc.authCreateAccount, { email, password });
-  const profile = await connectSandboxProfile(system.bus.rpc, system.sandboxUrl, created.accountId, 'threads', `owner_${created.accountId.slice(-6).toLowerCase()}`);
+  const profile = await connectSandboxProfile(
+    system.bus.rpc,
+    system.sandboxUrl,
+    created.accountId,
+    'threads',
+    `owner_${created.accountId.slice(-6).toLowerCase()}`,
+  );
   person = { email, password, ...created, profileId: profile.id };
 });
 afterAll(async () => {
@@ -39,7 +50,13 @@ class InMemoryProvider implements OAuthClientProvider {
     return REDIRECT;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'SDK Test Agent', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'SDK Test Agent',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   state() {
     return 'sdk-state-1';
@@ -74,43 +91,80 @@ class InMemoryProvider implements OAuthClientProvider {
 function rawCall(token: string, name: string, args: Record<string, unknown>) {
   return fetch(`${system.baseUrl}/api/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
   });
 }
 
 async function revoke(token: string, clientId: string) {
-  const res = await fetch(`${system.baseUrl}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, client_id: clientId }).toString() });
+  const res = await fetch(`${system.baseUrl}/oauth/revoke`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token, client_id: clientId }).toString(),
+  });
   expect(res.status).toBe(200);
 }
 
 /** The whole flow by hand (registration, consent, code exchange) for one scope set. */
 async function accessTokenWith(scope: string): Promise<string> {
-  const reg = (await (await fetch(`${system.baseUrl}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Narrow agent', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }) })).json()) as { client_id: string };
+  const reg = (await (
+    await fetch(`${system.baseUrl}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Narrow agent',
+        redirect_uris: [REDIRECT],
+        token_endpoint_auth_method: 'none',
+      }),
+    })
+  ).json()) as { client_id: string };
   const verifier = randomBytes(32).toString('base64url');
   const url = new URL(`${system.baseUrl}/oauth/authorize`);
-  const params = { response_type: 'code', client_id: reg.client_id, redirect_uri: REDIRECT, scope, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', resource: `${system.baseUrl}/api/mcp` };
+  const params = {
+    response_type: 'code',
+    client_id: reg.client_id,
+    redirect_uri: REDIRECT,
+    scope,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    resource: `${system.baseUrl}/api/mcp`,
+  };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   const { redirect } = await completeConsent(url, person);
   const res = await fetch(`${system.baseUrl}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'authorization_code', code: redirect.searchParams.get('code')!, code_verifier: verifier, client_id: reg.client_id, redirect_uri: REDIRECT }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: redirect.searchParams.get('code')!,
+      code_verifier: verifier,
+      client_id: reg.client_id,
+      redirect_uri: REDIRECT,
+    }).toString(),
   });
   return ((await res.json()) as { access_token: string }).access_token;
 }
 
-const CHALLENGE = () => `Bearer error="invalid_token", resource_metadata="${system.baseUrl}/.well-known/oauth-protected-resource/api/mcp"`;
+const CHALLENGE = () =>
+  `Bearer error="invalid_token", resource_metadata="${system.baseUrl}/.well-known/oauth-protected-resource/api/mcp"`;
 
 describe('an agent with the SDK OAuth provider', () => {
   test('when it calls a tool, then it discovers the server from the 401, registers, gets consent with PKCE, calls tools, refreshes, and is stopped by revocation', async () => {
     const provider = new InMemoryProvider();
-    const transport = new StreamableHTTPClientTransport(new URL(`${system.baseUrl}/api/mcp`), { authProvider: provider });
+    const transport = new StreamableHTTPClientTransport(new URL(`${system.baseUrl}/api/mcp`), {
+      authProvider: provider,
+    });
     const client = new Client({ name: 'sdk-oauth-test', version: '1.0.0' });
     await client.connect(transport); // initialize needs no credentials
 
     // Discovery from the 401, dynamic registration, then a PKCE authorization request.
-    await expect(client.callTool({ name: 'svc_list_profiles', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(client.callTool({ name: 'svc_list_profiles', arguments: {} })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     expect(provider.client?.client_id).toMatch(/^cli_/);
     const asked = provider.authorizationUrl!;
     expect(asked.origin + asked.pathname).toBe(`${system.baseUrl}/oauth/authorize`);
@@ -135,8 +189,17 @@ describe('an agent with the SDK OAuth provider', () => {
     // Tools run as the consenting user's account: a read and a write.
     const listed = await client.callTool({ name: 'svc_list_profiles', arguments: {} });
     expect(listed.isError).toBeFalsy();
-    expect((listed.structuredContent as { profiles: { id: string }[] }).profiles.map((p) => p.id)).toEqual([person.profileId]);
-    const scheduled = await client.callTool({ name: 'svc_schedule_post', arguments: { platforms: ['threads'], caption: 'scheduled by an OAuth agent', scheduledTime: new Date(Date.now() + 86_400_000).toISOString() } });
+    expect((listed.structuredContent as { profiles: { id: string }[] }).profiles.map((p) => p.id)).toEqual([
+      person.profileId,
+    ]);
+    const scheduled = await client.callTool({
+      name: 'svc_schedule_post',
+      arguments: {
+        platforms: ['threads'],
+        caption: 'scheduled by an OAuth agent',
+        scheduledTime: new Date(Date.now() + 86_400_000).toISOString(),
+      },
+    });
     expect(scheduled.isError).toBeFalsy();
     const { postIds } = scheduled.structuredContent as { postIds: string[] };
     const status = await client.callTool({ name: 'svc_get_post_status', arguments: { postId: postIds[0] } });
@@ -157,7 +220,9 @@ describe('an agent with the SDK OAuth provider', () => {
     expect(revoked.status).toBe(401);
     expect(revoked.headers.get('www-authenticate')).toBe(CHALLENGE());
     provider.authorizationUrl = undefined;
-    await expect(client.callTool({ name: 'svc_list_profiles', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(client.callTool({ name: 'svc_list_profiles', arguments: {} })).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     expect(provider.authorizationUrl).toBeDefined();
     await client.close();
   });
@@ -180,7 +245,9 @@ describe('OAuth tokens at the agent endpoint', () => {
     const pg = new Pg({ connectionString: env.databaseUrl });
     await pg.connect();
     try {
-      await pg.query("UPDATE auth.oauth_tokens SET expires_at = now() - interval '1 second' WHERE hash = $1", [createHash('sha256').update(token).digest()]);
+      await pg.query("UPDATE auth.oauth_tokens SET expires_at = now() - interval '1 second' WHERE hash = $1", [
+        createHash('sha256').update(token).digest(),
+      ]);
     } finally {
       await pg.end();
     }

@@ -35,7 +35,14 @@ export function rawPost(url: string, opts: RawPost, timeoutMs = 20_000): Promise
     ...opts.headers,
   };
   return new Promise<RawAnswer>((resolve, reject) => {
-    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers, setHost: !('host' in headers) });
+    const req = request({
+      host: target.hostname,
+      port: target.port,
+      path: target.pathname,
+      method: 'POST',
+      headers,
+      setHost: !('host' in headers),
+    });
     const timer = setTimeout(() => {
       req.destroy();
       reject(new Error(`no answer from ${url} within ${timeoutMs} ms`));

@@ -8,14 +8,25 @@ const deletions: EventEnvelope[] = [];
 
 beforeAll(async () => {
   h = await startMediaHarness('media_library');
-  const consumer = h.bus.consume({ queue: 'test.media-deleted', events: [Events.mediaDeleted.name], retryDelaysMs: [], handler: async (e) => void deletions.push(e) });
+  const consumer = h.bus.consume({
+    queue: 'test.media-deleted',
+    events: [Events.mediaDeleted.name],
+    retryDelaysMs: [],
+    handler: async (e) => void deletions.push(e),
+  });
   await consumer.start();
 });
 afterAll(() => h?.stop());
 
 async function anAccount() {
   const account = await h.account();
-  const principal: Principal = { accountId: account.accountId, userId: account.userId, credential: { type: 'api_key', id: account.keyId }, scopes: ['media:write'], profileIds: 'all' };
+  const principal: Principal = {
+    accountId: account.accountId,
+    userId: account.userId,
+    credential: { type: 'api_key', id: account.keyId },
+    scopes: ['media:write'],
+    profileIds: 'all',
+  };
   return { ...account, principal };
 }
 
@@ -24,7 +35,15 @@ describe('reading the library', () => {
     const a = await anAccount();
     const up = await uploadTo(h.mediaUrl, a.apiKey, { bytes: TINY_PNG });
     const asset = await h.bus.rpc.call(Rpc.mediaGet, { mediaId: up.body.mediaId }, a.principal);
-    expect(asset).toEqual({ mediaId: up.body.mediaId, url: expect.stringContaining(`/files/${up.body.mediaId}?expires=`), contentType: 'image/png', sizeBytes: TINY_PNG.length, status: 'ready', createdAt: expect.any(String) });
+    expect(asset).toEqual({
+      mediaId: up.body.mediaId,
+      url: expect.stringContaining(`/files/${up.body.mediaId}?expires=`),
+      contentType: 'image/png',
+      sizeBytes: TINY_PNG.length,
+      status: 'ready',
+      createdAt: expect.any(String),
+      probe: expect.objectContaining({ kind: 'image', width: 1, height: 1 }),
+    });
     expect((await fetch(`${h.mediaUrl}${pathOf(asset.url)}`)).status).toBe(200);
   });
 
@@ -32,16 +51,25 @@ describe('reading the library', () => {
     const a = await anAccount();
     const b = await anAccount();
     const up = await uploadTo(h.mediaUrl, a.apiKey, { bytes: TINY_PNG });
-    await expect(h.bus.rpc.call(Rpc.mediaGet, { mediaId: up.body.mediaId }, b.principal)).rejects.toMatchObject({ code: 'not_found', message: `No media ${up.body.mediaId}.` });
-    await expect(h.bus.rpc.call(Rpc.mediaGet, { mediaId: 'med_missing' }, b.principal)).rejects.toMatchObject({ code: 'not_found', message: 'No media med_missing.' });
-    await expect(h.bus.rpc.call(Rpc.mediaDelete, { mediaId: up.body.mediaId }, b.principal)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(h.bus.rpc.call(Rpc.mediaGet, { mediaId: up.body.mediaId }, b.principal)).rejects.toMatchObject({
+      code: 'not_found',
+      message: `No media ${up.body.mediaId}.`,
+    });
+    await expect(h.bus.rpc.call(Rpc.mediaGet, { mediaId: 'med_missing' }, b.principal)).rejects.toMatchObject({
+      code: 'not_found',
+      message: 'No media med_missing.',
+    });
+    await expect(h.bus.rpc.call(Rpc.mediaDelete, { mediaId: up.body.mediaId }, b.principal)).rejects.toMatchObject({
+      code: 'not_found',
+    });
     expect((await h.bus.rpc.call(Rpc.mediaList, {}, b.principal)).media).toEqual([]);
   });
 
   test('when the library is listed in pages, then every media comes once, newest first, and the last page has no cursor', async () => {
     const a = await anAccount();
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await uploadTo(h.mediaUrl, a.apiKey, { bytes: aJpeg(1024 + i) })).body.mediaId);
+    for (let i = 0; i < 5; i++)
+      ids.push((await uploadTo(h.mediaUrl, a.apiKey, { bytes: aJpeg(1024 + i) })).body.mediaId);
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -63,22 +91,32 @@ describe('reading the library', () => {
     const ofA = await h.bus.rpc.call(Rpc.mediaList, { limit: 1 }, a.principal);
     await uploadTo(h.mediaUrl, a.apiKey, { bytes: aJpeg(1001) });
     const second = await h.bus.rpc.call(Rpc.mediaList, { limit: 1 }, a.principal);
-    await expect(h.bus.rpc.call(Rpc.mediaList, { cursor: second.nextCursor! }, b.principal)).rejects.toMatchObject({ code: 'validation_error' });
-    await expect(h.bus.rpc.call(Rpc.mediaList, { cursor: 'garbage' }, a.principal)).rejects.toMatchObject({ code: 'validation_error' });
-    await expect(h.bus.rpc.call(Rpc.mediaList, { limit: 0 }, a.principal)).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(h.bus.rpc.call(Rpc.mediaList, { cursor: second.nextCursor! }, b.principal)).rejects.toMatchObject({
+      code: 'validation_error',
+    });
+    await expect(h.bus.rpc.call(Rpc.mediaList, { cursor: 'garbage' }, a.principal)).rejects.toMatchObject({
+      code: 'validation_error',
+    });
+    await expect(h.bus.rpc.call(Rpc.mediaList, { limit: 0 }, a.principal)).rejects.toMatchObject({
+      code: 'validation_error',
+    });
     expect(ofA.media).toHaveLength(1);
   });
 });
 
 describe('resolving for posts', () => {
-  test('when posts resolves a ready media of the account, then it gets the serve URL; another account\'s or a missing one is media_not_found', async () => {
+  test("when posts resolves a ready media of the account, then it gets the serve URL; another account's or a missing one is media_not_found", async () => {
     const a = await anAccount();
     const b = await anAccount();
     const up = await uploadTo(h.mediaUrl, a.apiKey, { bytes: TINY_GIF });
     const resolved = await h.bus.rpc.call(Rpc.mediaResolve, { mediaId: up.body.mediaId }, a.principal);
     expect(resolved).toMatchObject({ mediaId: up.body.mediaId, contentType: 'image/gif', status: 'ready' });
-    await expect(h.bus.rpc.call(Rpc.mediaResolve, { mediaId: up.body.mediaId }, b.principal)).rejects.toMatchObject({ code: 'media_not_found' });
-    await expect(h.bus.rpc.call(Rpc.mediaResolve, { mediaId: 'med_nothing' }, a.principal)).rejects.toMatchObject({ code: 'media_not_found' });
+    await expect(h.bus.rpc.call(Rpc.mediaResolve, { mediaId: up.body.mediaId }, b.principal)).rejects.toMatchObject({
+      code: 'media_not_found',
+    });
+    await expect(h.bus.rpc.call(Rpc.mediaResolve, { mediaId: 'med_nothing' }, a.principal)).rejects.toMatchObject({
+      code: 'media_not_found',
+    });
   });
 });
 
@@ -88,11 +126,20 @@ describe('deleting', () => {
     const up = await uploadTo(h.mediaUrl, a.apiKey, { bytes: aJpeg(5000) });
     const deleted = await h.bus.rpc.call(Rpc.mediaDelete, { mediaId: up.body.mediaId }, a.principal);
     expect(deleted).toEqual({ mediaId: up.body.mediaId, status: 'deleted', deletedAt: expect.any(String) });
-    const event = await waitFor(() => deletions.find((e) => (e.data as { mediaId: string }).mediaId === up.body.mediaId), { what: 'media.deleted' });
+    const event = await waitFor(
+      () => deletions.find((e) => (e.data as { mediaId: string }).mediaId === up.body.mediaId),
+      { what: 'media.deleted' },
+    );
     expect(event.data).toEqual({ mediaId: up.body.mediaId, accountId: a.accountId });
-    await expect(h.bus.rpc.call(Rpc.mediaResolve, { mediaId: up.body.mediaId }, a.principal)).rejects.toMatchObject({ code: 'media_not_found' });
-    await expect(h.bus.rpc.call(Rpc.mediaGet, { mediaId: up.body.mediaId }, a.principal)).rejects.toMatchObject({ code: 'not_found' });
-    await expect(h.bus.rpc.call(Rpc.mediaDelete, { mediaId: up.body.mediaId }, a.principal)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(h.bus.rpc.call(Rpc.mediaResolve, { mediaId: up.body.mediaId }, a.principal)).rejects.toMatchObject({
+      code: 'media_not_found',
+    });
+    await expect(h.bus.rpc.call(Rpc.mediaGet, { mediaId: up.body.mediaId }, a.principal)).rejects.toMatchObject({
+      code: 'not_found',
+    });
+    await expect(h.bus.rpc.call(Rpc.mediaDelete, { mediaId: up.body.mediaId }, a.principal)).rejects.toMatchObject({
+      code: 'not_found',
+    });
     expect((await h.bus.rpc.call(Rpc.mediaList, {}, a.principal)).media).toEqual([]);
   });
 

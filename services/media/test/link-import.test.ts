@@ -37,16 +37,30 @@ afterAll(async () => {
 
 async function anAccount(plan?: string) {
   const account = await h.account(plan ? { plan } : {});
-  const principal: Principal = { accountId: account.accountId, userId: account.userId, credential: { type: 'api_key', id: account.keyId }, scopes: ['media:write'], profileIds: 'all' };
+  const principal: Principal = {
+    accountId: account.accountId,
+    userId: account.userId,
+    credential: { type: 'api_key', id: account.keyId },
+    scopes: ['media:write'],
+    profileIds: 'all',
+  };
   return principal;
 }
-const importLink = (principal: Principal, url: string) => h.bus.rpc.call(Rpc.mediaImportFromUrl, { url }, principal, { timeoutMs: 30_000 });
+const importLink = (principal: Principal, url: string) =>
+  h.bus.rpc.call(Rpc.mediaImportFromUrl, { url }, principal, { timeoutMs: 30_000 });
 
 describe('importing a direct link', () => {
   test('when a direct image link is imported, then it answers mediaId, url, the detected type and the size, and serves the bytes', async () => {
     const p = await anAccount();
     const r = await importLink(p, `${origin.url}/photo.jpg`);
-    expect(r).toEqual({ success: true, mediaId: expect.stringMatching(/^med_/), url: expect.any(String), contentType: 'image/jpeg', sizeBytes: photo.length, deduplicated: false });
+    expect(r).toEqual({
+      success: true,
+      mediaId: expect.stringMatching(/^med_/),
+      url: expect.any(String),
+      contentType: 'image/jpeg',
+      sizeBytes: photo.length,
+      deduplicated: false,
+    });
     const served = await fetch(`${h.mediaUrl}${pathOf(r.url)}`);
     expect(Buffer.from(await served.arrayBuffer()).equals(photo)).toBe(true);
   });
@@ -57,7 +71,12 @@ describe('importing a direct link', () => {
     const hits = origin.hits.get('/photo.jpg');
     const objects = await h.storedObjects();
     const second = await importLink(p, `${origin.url}/photo.jpg`);
-    expect(second).toMatchObject({ mediaId: first.mediaId, deduplicated: true, contentType: 'image/jpeg', sizeBytes: photo.length });
+    expect(second).toMatchObject({
+      mediaId: first.mediaId,
+      deduplicated: true,
+      contentType: 'image/jpeg',
+      sizeBytes: photo.length,
+    });
     expect(origin.hits.get('/photo.jpg')).toBe(hits);
     expect(await h.storedObjects()).toEqual(objects);
     expect((await h.bus.rpc.call(Rpc.mediaList, {}, p)).count).toBe(1);
@@ -92,14 +111,20 @@ describe('importing a direct link', () => {
 
   test('when the link redirects a 4th time, then validation_error', async () => {
     const p = await anAccount();
-    await expect(importLink(p, `${origin.url}/hop4`)).rejects.toMatchObject({ code: 'validation_error', message: expect.stringContaining('redirects') });
+    await expect(importLink(p, `${origin.url}/hop4`)).rejects.toMatchObject({
+      code: 'validation_error',
+      message: expect.stringContaining('redirects'),
+    });
   });
 });
 
 describe('refusing what is not a direct public file', () => {
   test('when the link answers a web page, then media_url_not_direct with instructions', async () => {
     const p = await anAccount();
-    await expect(importLink(p, `${origin.url}/page`)).rejects.toMatchObject({ code: 'media_url_not_direct', message: expect.stringContaining('web page') });
+    await expect(importLink(p, `${origin.url}/page`)).rejects.toMatchObject({
+      code: 'media_url_not_direct',
+      message: expect.stringContaining('web page'),
+    });
     await expect(importLink(p, `${origin.url}/disguised-page`)).rejects.toMatchObject({ code: 'media_url_not_direct' });
   });
 
@@ -113,21 +138,41 @@ describe('refusing what is not a direct public file', () => {
       code: 'media_url_not_direct',
       details: { host: 'Google Drive', directUrl: 'https://drive.google.com/uc?export=download&id=1AbC_dEf' },
     });
-    await expect(importLink(p, 'https://1drv.ms/v/s!AbCdEf')).rejects.toMatchObject({ code: 'media_url_not_direct', details: { host: 'OneDrive' } });
-    await expect(importLink(p, 'https://we.tl/t-AbCdEf')).rejects.toMatchObject({ code: 'media_url_not_direct', details: { host: 'WeTransfer' } });
-    await expect(importLink(p, 'https://www.icloud.com/iclouddrive/0AbC#photo')).rejects.toMatchObject({ code: 'media_url_not_direct', details: { host: 'iCloud' } });
+    await expect(importLink(p, 'https://1drv.ms/v/s!AbCdEf')).rejects.toMatchObject({
+      code: 'media_url_not_direct',
+      details: { host: 'OneDrive' },
+    });
+    await expect(importLink(p, 'https://we.tl/t-AbCdEf')).rejects.toMatchObject({
+      code: 'media_url_not_direct',
+      details: { host: 'WeTransfer' },
+    });
+    await expect(importLink(p, 'https://www.icloud.com/iclouddrive/0AbC#photo')).rejects.toMatchObject({
+      code: 'media_url_not_direct',
+      details: { host: 'iCloud' },
+    });
   });
 
   test('when a link redirects to a share page, then media_url_not_direct for that host', async () => {
     const p = await anAccount();
-    await expect(importLink(p, `${origin.url}/to-dropbox`)).rejects.toMatchObject({ code: 'media_url_not_direct', details: { host: 'Dropbox' } });
+    await expect(importLink(p, `${origin.url}/to-dropbox`)).rejects.toMatchObject({
+      code: 'media_url_not_direct',
+      details: { host: 'Dropbox' },
+    });
   });
 
   test('when a redirect leads to a metadata or private address, then validation_error and nothing is fetched there', async () => {
     const p = await anAccount();
-    await expect(importLink(p, `${origin.url}/to-metadata`)).rejects.toMatchObject({ code: 'validation_error', message: expect.stringContaining('metadata') });
-    await expect(importLink(p, `${origin.url}/to-private`)).rejects.toMatchObject({ code: 'validation_error', message: expect.stringContaining('private') });
-    await expect(importLink(p, 'http://[fd00:ec2::254]/latest/meta-data/')).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(importLink(p, `${origin.url}/to-metadata`)).rejects.toMatchObject({
+      code: 'validation_error',
+      message: expect.stringContaining('metadata'),
+    });
+    await expect(importLink(p, `${origin.url}/to-private`)).rejects.toMatchObject({
+      code: 'validation_error',
+      message: expect.stringContaining('private'),
+    });
+    await expect(importLink(p, 'http://[fd00:ec2::254]/latest/meta-data/')).rejects.toMatchObject({
+      code: 'validation_error',
+    });
   });
 
   test('when the link is not http(s) or not a URL, then validation_error', async () => {
@@ -144,7 +189,10 @@ describe('refusing what is not a direct public file', () => {
 
   test('when the link answers an error status, then validation_error naming it', async () => {
     const p = await anAccount();
-    await expect(importLink(p, `${origin.url}/nothing-here.jpg`)).rejects.toMatchObject({ code: 'validation_error', message: expect.stringContaining('HTTP 404') });
+    await expect(importLink(p, `${origin.url}/nothing-here.jpg`)).rejects.toMatchObject({
+      code: 'validation_error',
+      message: expect.stringContaining('HTTP 404'),
+    });
   });
 });
 
@@ -164,13 +212,22 @@ describe('limits', () => {
   test('when the server stops sending, then the import ends with validation_error and nothing is kept', async () => {
     const p = await anAccount();
     const before = await h.storedObjects();
-    await expect(importLink(p, `${origin.url}/stalls`)).rejects.toMatchObject({ code: 'validation_error', message: expect.stringContaining('stopped answering') });
+    await expect(importLink(p, `${origin.url}/stalls`)).rejects.toMatchObject({
+      code: 'validation_error',
+      message: expect.stringContaining('stopped answering'),
+    });
     expect(await h.storedObjects()).toEqual(before);
   });
 
   test('when the plan has expired, then upload_plan_required', async () => {
     const expired = await h.account({ plan: 'expired', tester: true });
-    const p: Principal = { accountId: expired.accountId, userId: expired.userId, credential: { type: 'api_key', id: expired.keyId }, scopes: ['media:write'], profileIds: 'all' };
+    const p: Principal = {
+      accountId: expired.accountId,
+      userId: expired.userId,
+      credential: { type: 'api_key', id: expired.keyId },
+      scopes: ['media:write'],
+      profileIds: 'all',
+    };
     await expect(importLink(p, `${origin.url}/photo.jpg`)).rejects.toMatchObject({ code: 'upload_plan_required' });
   });
 

@@ -44,7 +44,13 @@ describe('downloading a link', () => {
   let origin: OriginServer;
   const photo = aJpeg(4096);
   const hosts: string[] = [];
-  const limits: DownloadLimits = { allowLoopback: true, connectTimeoutMs: 2000, idleTimeoutMs: 2000, totalTimeoutMs: 5000, maxRedirects: 3 };
+  const limits: DownloadLimits = {
+    allowLoopback: true,
+    connectTimeoutMs: 2000,
+    idleTimeoutMs: 2000,
+    totalTimeoutMs: 5000,
+    maxRedirects: 3,
+  };
   const anyUrl = () => undefined;
 
   beforeAll(async () => {
@@ -74,7 +80,11 @@ describe('downloading a link', () => {
       asked++;
       return [{ address: '127.0.0.1', family: 4 }];
     };
-    const d = await downloadLink(new URL(`http://files.example.test:${port()}/photo.jpg`), { ...limits, resolve }, anyUrl);
+    const d = await downloadLink(
+      new URL(`http://files.example.test:${port()}/photo.jpg`),
+      { ...limits, resolve },
+      anyUrl,
+    );
     expect(d).toMatchObject({ contentType: 'image/jpeg', contentLength: photo.length });
     expect((await read(d.body)).equals(photo)).toBe(true);
     expect(asked).toBe(1);
@@ -83,12 +93,16 @@ describe('downloading a link', () => {
 
   test('when every address is refused, then validation_error naming why, before any connection', async () => {
     const before = origin.hits.get('/photo.jpg') ?? 0;
-    await expect(downloadLink(new URL(`http://localhost:${port()}/photo.jpg`), { ...limits, allowLoopback: false }, anyUrl)).rejects.toMatchObject({
+    await expect(
+      downloadLink(new URL(`http://localhost:${port()}/photo.jpg`), { ...limits, allowLoopback: false }, anyUrl),
+    ).rejects.toMatchObject({
       code: 'validation_error',
       message: expect.stringContaining('loopback'),
     });
     const resolve = async () => [{ address: '192.168.0.10', family: 4 }];
-    await expect(downloadLink(new URL(`http://internal.example.test:${port()}/photo.jpg`), { ...limits, resolve }, anyUrl)).rejects.toMatchObject({
+    await expect(
+      downloadLink(new URL(`http://internal.example.test:${port()}/photo.jpg`), { ...limits, resolve }, anyUrl),
+    ).rejects.toMatchObject({
       code: 'validation_error',
       message: expect.stringContaining('private'),
     });
@@ -96,18 +110,28 @@ describe('downloading a link', () => {
   });
 
   test('when checkUrl refuses a URL, then its own error comes back unchanged', async () => {
-    await expect(downloadLink(new URL('https://www.dropbox.com/s/x/a.jpg'), limits, assertNotSharePage)).rejects.toMatchObject({ code: 'media_url_not_direct' });
+    await expect(
+      downloadLink(new URL('https://www.dropbox.com/s/x/a.jpg'), limits, assertNotSharePage),
+    ).rejects.toMatchObject({ code: 'media_url_not_direct' });
   });
 
   test('when the host name does not resolve or the link carries credentials, then validation_error', async () => {
-    await expect(downloadLink(new URL('http://nowhere.invalid/photo.jpg'), limits, anyUrl)).rejects.toMatchObject({ code: 'validation_error', message: expect.stringContaining('does not resolve') });
-    await expect(downloadLink(new URL(`http://user:secret@127.0.0.1:${port()}/photo.jpg`), limits, anyUrl)).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(downloadLink(new URL('http://nowhere.invalid/photo.jpg'), limits, anyUrl)).rejects.toMatchObject({
+      code: 'validation_error',
+      message: expect.stringContaining('does not resolve'),
+    });
+    await expect(
+      downloadLink(new URL(`http://user:secret@127.0.0.1:${port()}/photo.jpg`), limits, anyUrl),
+    ).rejects.toMatchObject({ code: 'validation_error' });
   });
 
   test('when the whole download takes longer than its limit, then the body fails and reads as validation_error', async () => {
     const url = new URL(`${origin.url}/trickle`);
     const d = await downloadLink(url, { ...limits, totalTimeoutMs: 400 }, anyUrl);
     const err = await read(d.body).catch((e: unknown) => e);
-    expect(linkFailure(err, url)).toMatchObject({ code: 'validation_error', message: expect.stringContaining('did not answer within 400 ms') });
+    expect(linkFailure(err, url)).toMatchObject({
+      code: 'validation_error',
+      message: expect.stringContaining('did not answer within 400 ms'),
+    });
   });
 });

@@ -27,7 +27,10 @@ async function storageKeyOf(h: MediaHarness, mediaId: string): Promise<string> {
   const db = new Client({ connectionString: h.env.databaseUrl });
   await db.connect();
   try {
-    const { rows } = await db.query('SELECT b.storage_key FROM media.media m JOIN media.blobs b ON b.sha256 = m.sha256 WHERE m.id = $1', [mediaId]);
+    const { rows } = await db.query(
+      'SELECT b.storage_key FROM media.media m JOIN media.blobs b ON b.sha256 = m.sha256 WHERE m.id = $1',
+      [mediaId],
+    );
     return rows[0].storage_key;
   } finally {
     await db.end();
@@ -46,10 +49,21 @@ async function localStorage(): Promise<Storage> {
 async function s3Storage(): Promise<Storage> {
   const BUCKET = 'postbus-media';
   const dir = await mkdtemp(join(tmpdir(), 'postbus-s3rver-'));
-  const s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: dir, configureBuckets: [{ name: BUCKET }] });
+  const s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: dir,
+    configureBuckets: [{ name: BUCKET }],
+  });
   const { port } = await s3.run();
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const client = new S3Client({
+    region: 'us-east-1',
+    endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   const close = async () => {
     client.destroy();
     s3.httpServer?.closeAllConnections();
@@ -67,7 +81,10 @@ async function s3Storage(): Promise<Storage> {
     });
     return {
       harness,
-      lose: async (mediaId) => void (await client.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: await storageKeyOf(harness, mediaId) }))),
+      lose: async (mediaId) =>
+        void (await client.send(
+          new DeleteObjectCommand({ Bucket: BUCKET, Key: await storageKeyOf(harness, mediaId) }),
+        )),
       close: async () => {
         await harness.stop();
         await close();
@@ -99,12 +116,21 @@ describe.each([
 
   async function anAccount() {
     const account = await h.account();
-    const principal: Principal = { accountId: account.accountId, userId: account.userId, credential: { type: 'api_key', id: account.keyId }, scopes: ['media:write', 'media:read'], profileIds: 'all' };
+    const principal: Principal = {
+      accountId: account.accountId,
+      userId: account.userId,
+      credential: { type: 'api_key', id: account.keyId },
+      scopes: ['media:write', 'media:read'],
+      profileIds: 'all',
+    };
     return { ...account, principal };
   }
   const fetchFile = (url: string, init: RequestInit = {}) => fetch(`${h.mediaUrl}${pathOf(url)}`, init);
   const bytesOf = async (res: Response) => Buffer.from(await res.arrayBuffer());
-  const missingCount = async (operation: string) => metricSample(await (await fetch(`${h.metricsUrl}/metrics`)).text(), 'postbus_media_objects_missing_total', { operation }) ?? 0;
+  const missingCount = async (operation: string) =>
+    metricSample(await (await fetch(`${h.metricsUrl}/metrics`)).text(), 'postbus_media_objects_missing_total', {
+      operation,
+    }) ?? 0;
 
   test('when the object behind a media is gone and the same bytes are uploaded again, then they are stored anew and both media are served', async () => {
     const a = await anAccount();
@@ -135,12 +161,20 @@ describe.each([
     await storage.lose(up.body.mediaId);
     const before = await missingCount('serve');
 
-    for (const init of [{}, { headers: { range: 'bytes=100-1123' } }, { headers: { range: 'bytes=-10' } }, { headers: { 'if-none-match': etag } }] as RequestInit[]) {
+    for (const init of [
+      {},
+      { headers: { range: 'bytes=100-1123' } },
+      { headers: { range: 'bytes=-10' } },
+      { headers: { 'if-none-match': etag } },
+    ] as RequestInit[]) {
       const res = await fetchFile(up.body.url, init);
       expect([JSON.stringify(init), res.status]).toEqual([JSON.stringify(init), 410]);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(res.headers.get('content-range')).toBeNull();
-      expect(await res.json()).toEqual({ error: expect.stringContaining('Upload the same file again'), code: 'media_gone' });
+      expect(await res.json()).toEqual({
+        error: expect.stringContaining('Upload the same file again'),
+        code: 'media_gone',
+      });
     }
     const head = await fetchFile(up.body.url, { method: 'HEAD' });
     expect(head.status).toBe(410);
@@ -159,10 +193,14 @@ describe.each([
     const photo = aJpeg(40 * 1024);
     const path = `/lost-${Math.random().toString(36).slice(2)}.jpg`;
     origin.route(path, file(photo, 'image/jpeg'));
-    const first = await h.bus.rpc.call(Rpc.mediaImportFromUrl, { url: `${origin.url}${path}` }, a.principal, { timeoutMs: 30_000 });
+    const first = await h.bus.rpc.call(Rpc.mediaImportFromUrl, { url: `${origin.url}${path}` }, a.principal, {
+      timeoutMs: 30_000,
+    });
     await storage.lose(first.mediaId);
 
-    const again = await h.bus.rpc.call(Rpc.mediaImportFromUrl, { url: `${origin.url}${path}` }, a.principal, { timeoutMs: 30_000 });
+    const again = await h.bus.rpc.call(Rpc.mediaImportFromUrl, { url: `${origin.url}${path}` }, a.principal, {
+      timeoutMs: 30_000,
+    });
     expect(origin.hits.get(path)).toBe(2);
     expect(again.mediaId).toBe(first.mediaId);
     const served = await fetchFile(again.url);
@@ -173,9 +211,17 @@ describe.each([
 
 describe('where the local driver keeps objects', () => {
   test('when MEDIA_LOCAL_DIR is not set, then objects go under .data/media/<database name>, so another database never sees them', () => {
-    expect(readConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postbus' }).MEDIA_LOCAL_DIR).toBe(join('.data', 'media', 'postbus'));
-    expect(readConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postbus_clone' }).MEDIA_LOCAL_DIR).toBe(join('.data', 'media', 'postbus_clone'));
-    expect(readConfig({ DATABASE_URL: 'postgres://postgres@db/../../etc' }).MEDIA_LOCAL_DIR).toMatch(/^\.data[/\\]media[/\\][\w.-]+$/);
-    expect(readConfig({ DATABASE_URL: 'postgres://postgres@db/postbus', MEDIA_LOCAL_DIR: '/srv/media' }).MEDIA_LOCAL_DIR).toBe('/srv/media');
+    expect(readConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postbus' }).MEDIA_LOCAL_DIR).toBe(
+      join('.data', 'media', 'postbus'),
+    );
+    expect(readConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postbus_clone' }).MEDIA_LOCAL_DIR).toBe(
+      join('.data', 'media', 'postbus_clone'),
+    );
+    expect(readConfig({ DATABASE_URL: 'postgres://postgres@db/../../etc' }).MEDIA_LOCAL_DIR).toMatch(
+      /^\.data[/\\]media[/\\][\w.-]+$/,
+    );
+    expect(
+      readConfig({ DATABASE_URL: 'postgres://postgres@db/postbus', MEDIA_LOCAL_DIR: '/srv/media' }).MEDIA_LOCAL_DIR,
+    ).toBe('/srv/media');
   });
 });

@@ -18,10 +18,21 @@ let origin: OriginServer;
 
 beforeAll(async () => {
   s3Dir = await mkdtemp(join(tmpdir(), 'postbus-s3rver-'));
-  s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir, configureBuckets: [{ name: BUCKET }] });
+  s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: s3Dir,
+    configureBuckets: [{ name: BUCKET }],
+  });
   const { port } = await s3.run();
   const endpoint = `http://127.0.0.1:${port}`;
-  client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  client = new S3Client({
+    region: 'us-east-1',
+    endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
   h = await startMediaHarness('media_s3', {
     MEDIA_STORAGE: 's3',
     MEDIA_S3_BUCKET: BUCKET,
@@ -48,7 +59,13 @@ async function bucketKeys(): Promise<string[]> {
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 async function anAccount(plan?: string) {
   const account = await h.account(plan ? { plan } : {});
-  const principal: Principal = { accountId: account.accountId, userId: account.userId, credential: { type: 'api_key', id: account.keyId }, scopes: ['media:write'], profileIds: 'all' };
+  const principal: Principal = {
+    accountId: account.accountId,
+    userId: account.userId,
+    credential: { type: 'api_key', id: account.keyId },
+    scopes: ['media:write'],
+    profileIds: 'all',
+  };
   return { ...account, principal };
 }
 
@@ -65,7 +82,9 @@ describe('the S3 storage driver (against s3rver)', () => {
     expect(whole.headers.get('content-length')).toBe(String(bytes.length));
     expect(sha(Buffer.from(await whole.arrayBuffer()))).toBe(sha(bytes));
 
-    const across = await fetch(`${h.mediaUrl}${pathOf(r.body.url)}`, { headers: { range: `bytes=${5 * MB - 10}-${5 * MB + 9}` } });
+    const across = await fetch(`${h.mediaUrl}${pathOf(r.body.url)}`, {
+      headers: { range: `bytes=${5 * MB - 10}-${5 * MB + 9}` },
+    });
     expect(across.status).toBe(206);
     expect(Buffer.from(await across.arrayBuffer()).equals(bytes.subarray(5 * MB - 10, 5 * MB + 10))).toBe(true);
   });
@@ -74,13 +93,19 @@ describe('the S3 storage driver (against s3rver)', () => {
     const a = await anAccount();
     const up = await uploadTo(h.mediaUrl, a.apiKey, { bytes: TINY_PNG });
     expect(up.status).toBe(201);
-    expect(Buffer.from(await (await fetch(`${h.mediaUrl}${pathOf(up.body.url)}`)).arrayBuffer()).equals(TINY_PNG)).toBe(true);
+    expect(Buffer.from(await (await fetch(`${h.mediaUrl}${pathOf(up.body.url)}`)).arrayBuffer()).equals(TINY_PNG)).toBe(
+      true,
+    );
 
     const photo = aJpeg(700 * 1024);
     origin.route('/s3-photo.jpg', file(photo, 'image/jpeg'));
-    const imported = await h.bus.rpc.call(Rpc.mediaImportFromUrl, { url: `${origin.url}/s3-photo.jpg` }, a.principal, { timeoutMs: 30_000 });
+    const imported = await h.bus.rpc.call(Rpc.mediaImportFromUrl, { url: `${origin.url}/s3-photo.jpg` }, a.principal, {
+      timeoutMs: 30_000,
+    });
     expect(imported).toMatchObject({ contentType: 'image/jpeg', sizeBytes: photo.length });
-    expect(sha(Buffer.from(await (await fetch(`${h.mediaUrl}${pathOf(imported.url)}`)).arrayBuffer()))).toBe(sha(photo));
+    expect(sha(Buffer.from(await (await fetch(`${h.mediaUrl}${pathOf(imported.url)}`)).arrayBuffer()))).toBe(
+      sha(photo),
+    );
   });
 
   test('when an upload passes 50 MB, then 413 file_too_large and nothing is left in the bucket', async () => {

@@ -17,7 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
-const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => fetch(`${h.mediaUrl}${path}`, { method, headers });
+const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+  fetch(`${h.mediaUrl}${path}`, { method, headers });
 const body = async (res: Response) => Buffer.from(await res.arrayBuffer());
 
 describe('signed serve URLs', () => {
@@ -104,7 +105,13 @@ describe('signed serve URLs', () => {
   test('when the media was deleted, then its URL answers 404 not_found', async () => {
     const account = await h.account();
     const r = await uploadTo(h.mediaUrl, account.apiKey, { bytes: aJpeg(4096) });
-    const principal = { accountId: account.accountId, userId: account.userId, credential: { type: 'api_key' as const, id: account.keyId }, scopes: ['media:write'], profileIds: 'all' as const };
+    const principal = {
+      accountId: account.accountId,
+      userId: account.userId,
+      credential: { type: 'api_key' as const, id: account.keyId },
+      scopes: ['media:write'],
+      profileIds: 'all' as const,
+    };
     await h.bus.rpc.call(Rpc.mediaDelete, { mediaId: r.body.mediaId }, principal);
     const res = await get(pathOf(r.body.url));
     expect(res.status).toBe(404);
@@ -149,7 +156,11 @@ describe('a served file is a file, never a page', () => {
   });
 
   test('when a type is neither image nor video, then it would be served as a download', () => {
-    expect(servedFileHeaders('med_1', 'application/pdf')).toEqual({ 'Content-Disposition': 'attachment; filename="med_1"', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': SANDBOX });
+    expect(servedFileHeaders('med_1', 'application/pdf')).toEqual({
+      'Content-Disposition': 'attachment; filename="med_1"',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': SANDBOX,
+    });
     expect(servedFileHeaders('med_"x', 'image/gif')['Content-Disposition']).toBe('inline; filename="med__x.gif"');
   });
 });

@@ -13,7 +13,8 @@ const WORKER = join(__dirname, 'support', 'sniff-fuzz.worker.ts');
 /** Far more than the runs need on a loaded machine: only a call that never returns reaches it. */
 const HANG_BOUND_MS = 30_000;
 
-const fuzz = (subject: FuzzWorkerData['subject'], numRuns: number, boundMs = HANG_BOUND_MS) => runBounded<FuzzResult>(WORKER, { subject, numRuns }, boundMs);
+const fuzz = (subject: FuzzWorkerData['subject'], numRuns: number, boundMs = HANG_BOUND_MS) =>
+  runBounded<FuzzResult>(WORKER, { subject, numRuns }, boundMs);
 
 describe('sniffMediaType under fuzzing', () => {
   test('when random bytes and mutated real headers of every format are sniffed, then every call returns an accepted type or none, and real headers keep their type', async () => {
@@ -21,6 +22,10 @@ describe('sniffMediaType under fuzzing', () => {
   }, 90_000);
 
   test('when a parser that walks declared sizes is fuzzed the same way, then the hang is caught and the 64-byte ASF header is named', async () => {
-    expect(await fuzz('declaredSizeWalker', 10, 3_000)).toEqual({ returned: false, stuckOnLength: 64, stuckOn: ASF_ZERO_SIZE.toString('hex') });
+    expect(await fuzz('declaredSizeWalker', 10, 3_000)).toEqual({
+      returned: false,
+      stuckOnLength: 64,
+      stuckOn: ASF_ZERO_SIZE.toString('hex'),
+    });
   }, 60_000);
 });

@@ -7,16 +7,24 @@ import { ASF_ZERO_SIZE, ebmlHeader, ftyp, REAL_HEADERS } from './support/media-h
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 
 describe('sniffMediaType: the accepted formats', () => {
-  test.each(REAL_HEADERS.map((h) => [h.name, h.type, h] as const))('when the bytes start like a real %s, then it is %s', (_name, type, header) => {
-    expect(sniffMediaType(header.bytes)).toBe(type);
-    expect(sniffMediaType(Buffer.concat([header.bytes, randomBytes(SNIFF_BYTES)]))).toBe(type);
-  });
+  test.each(REAL_HEADERS.map((h) => [h.name, h.type, h] as const))(
+    'when the bytes start like a real %s, then it is %s',
+    (_name, type, header) => {
+      expect(sniffMediaType(header.bytes)).toBe(type);
+      expect(sniffMediaType(Buffer.concat([header.bytes, randomBytes(SNIFF_BYTES)]))).toBe(type);
+    },
+  );
 
-  test.each(REAL_HEADERS.map((h) => [h.name, h.needs, h] as const))('when the %s header is cut anywhere before byte %i, then it is refused', (_name, needs, header) => {
-    const cut = Array.from({ length: needs }, (_, n) => n).filter((n) => sniffMediaType(header.bytes.subarray(0, n)) !== undefined);
-    expect(cut).toEqual([]);
-    expect(sniffMediaType(header.bytes.subarray(0, needs))).toBe(header.type);
-  });
+  test.each(REAL_HEADERS.map((h) => [h.name, h.needs, h] as const))(
+    'when the %s header is cut anywhere before byte %i, then it is refused',
+    (_name, needs, header) => {
+      const cut = Array.from({ length: needs }, (_, n) => n).filter(
+        (n) => sniffMediaType(header.bytes.subarray(0, n)) !== undefined,
+      );
+      expect(cut).toEqual([]);
+      expect(sniffMediaType(header.bytes.subarray(0, needs))).toBe(header.type);
+    },
+  );
 
   test('when M4V or QuickTime brands are sniffed, then they are stored as the types served', () => {
     expect(acceptedContentType(sniffMediaType(ftyp('M4VH', ['M4VH'])))).toBe('video/mp4');
@@ -29,13 +37,19 @@ describe('sniffMediaType: everything else', () => {
   const refused: [string, Buffer][] = [
     ['an empty file', Buffer.alloc(0)],
     ['an ASF header object of declared size 0 (the 64 bytes that hung file-type)', ASF_ZERO_SIZE],
-    ['an ASF header object of a plausible size', Buffer.concat([ASF_ZERO_SIZE.subarray(0, 16), hex('1e00000000000000 01000000 0102'), Buffer.alloc(40)])],
+    [
+      'an ASF header object of a plausible size',
+      Buffer.concat([ASF_ZERO_SIZE.subarray(0, 16), hex('1e00000000000000 01000000 0102'), Buffer.alloc(40)]),
+    ],
     ['a web page', A_WEB_PAGE],
     ['a PDF', A_PDF],
     ['a Matroska video (EBML DocType "matroska")', ebmlHeader('matroska')],
     ['an EBML header of another DocType', ebmlHeader('webmx')],
     ['an EBML header of unknown size', Buffer.concat([hex('1a45dfa3 ff'), ebmlHeader('webm').subarray(5)])],
-    ['an EBML header declaring a child far past the bytes given', hex('1a45dfa3 01ffffffffffff00 4282 01fffffffffffff0 7765626d')],
+    [
+      'an EBML header declaring a child far past the bytes given',
+      hex('1a45dfa3 01ffffffffffff00 4282 01fffffffffffff0 7765626d'),
+    ],
     ['an EBML header whose DocType size is unknown', hex('1a45dfa3 8a 4282 ff 7765626d 00000000')],
     ['an EBML header that is only zero bytes after the ID', Buffer.concat([hex('1a45dfa3'), Buffer.alloc(60)])],
     ['a HEIC photo (major brand heic, ISO brands compatible)', ftyp('heic', ['mif1', 'heic', 'iso8'])],
@@ -44,15 +58,33 @@ describe('sniffMediaType: everything else', () => {
     ['a 3GPP video', ftyp('3gp4', ['3gp4', '3gp5'])],
     ['an ftyp box of unknown brands only', ftyp('abcd', ['efgh', 'ijkl'])],
     ['an ftyp box of declared size 0', Buffer.concat([hex('00000000'), ftyp('isom', ['isom']).subarray(4)])],
-    ['an ftyp box of declared size 1 (64-bit size)', Buffer.concat([hex('00000001'), ftyp('isom', ['isom']).subarray(4), Buffer.alloc(64)])],
-    ['an ftyp box larger than the bytes given', Buffer.concat([hex('00010000'), ftyp('isom', ['isom']).subarray(4), Buffer.alloc(64)])],
+    [
+      'an ftyp box of declared size 1 (64-bit size)',
+      Buffer.concat([hex('00000001'), ftyp('isom', ['isom']).subarray(4), Buffer.alloc(64)]),
+    ],
+    [
+      'an ftyp box larger than the bytes given',
+      Buffer.concat([hex('00010000'), ftyp('isom', ['isom']).subarray(4), Buffer.alloc(64)]),
+    ],
     ['an ftyp box of a size between brands', Buffer.concat([hex('00000013'), ftyp('isom', ['isom']).subarray(4)])],
-    ['an ftyp box that does not come first (a legacy QuickTime moov)', Buffer.concat([hex('00000008 77696465'), ftyp('qt  ', ['qt  '])])],
-    ['a RIFF WAVE file', Buffer.concat([Buffer.from('RIFF'), hex('24000000'), Buffer.from('WAVEfmt '), Buffer.alloc(24)])],
-    ['a RIFF WEBP without a bitstream chunk', Buffer.concat([Buffer.from('RIFF'), hex('0c000000'), Buffer.from('WEBPJUNK'), Buffer.alloc(8)])],
+    [
+      'an ftyp box that does not come first (a legacy QuickTime moov)',
+      Buffer.concat([hex('00000008 77696465'), ftyp('qt  ', ['qt  '])]),
+    ],
+    [
+      'a RIFF WAVE file',
+      Buffer.concat([Buffer.from('RIFF'), hex('24000000'), Buffer.from('WAVEfmt '), Buffer.alloc(24)]),
+    ],
+    [
+      'a RIFF WEBP without a bitstream chunk',
+      Buffer.concat([Buffer.from('RIFF'), hex('0c000000'), Buffer.from('WEBPJUNK'), Buffer.alloc(8)]),
+    ],
     ['"WEBP" at offset 8 without RIFF', Buffer.concat([Buffer.alloc(8), Buffer.from('WEBPVP8 '), Buffer.alloc(16)])],
     ['a JPEG start of image with no marker after it', hex('ffd8ff00 0000')],
-    ['a PNG signature without IHDR', Buffer.concat([hex('89504e470d0a1a0a'), hex('0000000d'), Buffer.from('IDAT'), Buffer.alloc(16)])],
+    [
+      'a PNG signature without IHDR',
+      Buffer.concat([hex('89504e470d0a1a0a'), hex('0000000d'), Buffer.from('IDAT'), Buffer.alloc(16)]),
+    ],
     ['a GIF signature of an unknown version', Buffer.concat([Buffer.from('GIF88a'), Buffer.alloc(16)])],
     ['text', Buffer.from('just some words, not a picture\n'.repeat(10))],
   ];

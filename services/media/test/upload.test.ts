@@ -13,9 +13,12 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
-const sha = (b: Buffer | ArrayBuffer) => createHash('sha256').update(Buffer.from(b as ArrayBuffer)).digest('hex');
+const sha = (b: Buffer | ArrayBuffer) =>
+  createHash('sha256')
+    .update(Buffer.from(b as ArrayBuffer))
+    .digest('hex');
 
-describe('POST /api/v1/media on media\'s own listener', () => {
+describe("POST /api/v1/media on media's own listener", () => {
   test('when a JPEG is uploaded, then 201 answers its mediaId and a signed URL that serves the same bytes', async () => {
     const account = await h.account();
     const bytes = aJpeg(300 * 1024);
@@ -32,7 +35,11 @@ describe('POST /api/v1/media on media\'s own listener', () => {
 
   test('when the client claims a type the bytes do not have, then the type is read from the bytes', async () => {
     const account = await h.account();
-    const r = await uploadTo(h.mediaUrl, account.apiKey, { bytes: TINY_PNG, name: 'not-really.mp4', type: 'video/mp4' });
+    const r = await uploadTo(h.mediaUrl, account.apiKey, {
+      bytes: TINY_PNG,
+      name: 'not-really.mp4',
+      type: 'video/mp4',
+    });
     expect(r.status).toBe(201);
     const asset = await h.bus.rpc.call(Rpc.mediaGet, { mediaId: r.body.mediaId }, principalOf(account));
     expect(asset).toMatchObject({ contentType: 'image/png', sizeBytes: TINY_PNG.length, status: 'ready' });
@@ -42,7 +49,11 @@ describe('POST /api/v1/media on media\'s own listener', () => {
     const account = await h.account();
     const form = new FormData();
     form.append('file', new Blob([TINY_GIF]), 'a.gif');
-    const res = await fetch(`${h.mediaUrl}/api/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${account.apiKey}`, 'x-forwarded-prefix': 'https://api.example.com' }, body: form });
+    const res = await fetch(`${h.mediaUrl}/api/v1/media`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.apiKey}`, 'x-forwarded-prefix': 'https://api.example.com' },
+      body: form,
+    });
     expect(res.status).toBe(201);
     expect(((await res.json()) as { url: string }).url).toMatch(/^https:\/\/api\.example\.com\/files\/med_/);
   });
@@ -59,14 +70,22 @@ describe('POST /api/v1/media on media\'s own listener', () => {
     const wrongField = await uploadTo(h.mediaUrl, account.apiKey, { bytes: TINY_PNG, field: 'image' });
     expect(wrongField.status).toBe(400);
     expect(wrongField.body.code).toBe('missing_file');
-    const json = await fetch(`${h.mediaUrl}/api/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' }, body: '{"file":"x"}' });
+    const json = await fetch(`${h.mediaUrl}/api/v1/media`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' },
+      body: '{"file":"x"}',
+    });
     expect(json.status).toBe(400);
     expect(((await json.json()) as { code: string }).code).toBe('missing_file');
   });
 
   test('when the multipart body is malformed, then 400 validation_error', async () => {
     const account = await h.account();
-    const noBoundary = await fetch(`${h.mediaUrl}/api/v1/media`, { method: 'POST', headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'multipart/form-data' }, body: 'x' });
+    const noBoundary = await fetch(`${h.mediaUrl}/api/v1/media`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'multipart/form-data' },
+      body: 'x',
+    });
     expect(noBoundary.status).toBe(400);
     expect(((await noBoundary.json()) as { code: string }).code).toBe('validation_error');
     const cut = await fetch(`${h.mediaUrl}/api/v1/media`, {
@@ -84,7 +103,11 @@ describe('POST /api/v1/media on media\'s own listener', () => {
     const pdf = await uploadTo(h.mediaUrl, account.apiKey, { bytes: A_PDF, name: 'photo.jpg', type: 'image/jpeg' });
     expect(pdf.status).toBe(400);
     expect(pdf.body).toEqual({ error: expect.any(String), code: 'unsupported_media_type' });
-    const text = await uploadTo(h.mediaUrl, account.apiKey, { bytes: Buffer.from('just some words'), name: 'a.png', type: 'image/png' });
+    const text = await uploadTo(h.mediaUrl, account.apiKey, {
+      bytes: Buffer.from('just some words'),
+      name: 'a.png',
+      type: 'image/png',
+    });
     expect(text.body.code).toBe('unsupported_media_type');
     expect(await h.storedObjects()).toEqual(before);
   });
@@ -94,9 +117,15 @@ describe('POST /api/v1/media on media\'s own listener', () => {
     const before = await h.storedObjects();
     const r = await uploadTo(h.mediaUrl, account.apiKey, { bytes: anMp4(MEDIA_MAX_BYTES + 1), name: 'big.mp4' });
     expect(r.status).toBe(413);
-    expect(r.body).toEqual({ error: expect.any(String), code: 'file_too_large', details: { maxBytes: MEDIA_MAX_BYTES } });
+    expect(r.body).toEqual({
+      error: expect.any(String),
+      code: 'file_too_large',
+      details: { maxBytes: MEDIA_MAX_BYTES },
+    });
     // The partial object is removed as the refused stream is torn down, which may finish just after the answer.
-    await waitFor(async () => ((await h.storedObjects()).length === before.length ? true : undefined), { what: 'the partial object to be removed' });
+    await waitFor(async () => ((await h.storedObjects()).length === before.length ? true : undefined), {
+      what: 'the partial object to be removed',
+    });
     expect(await h.storedObjects()).toEqual(before);
     const listed = await h.bus.rpc.call(Rpc.mediaList, {}, principalOf(account));
     expect(listed.count).toBe(0);
@@ -108,14 +137,24 @@ describe('POST /api/v1/media on media\'s own listener', () => {
     const boundary = 'hangup-boundary';
     const req = request(`${h.mediaUrl}/api/v1/media`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': 20 * MB },
+      headers: {
+        authorization: `Bearer ${account.apiKey}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': 20 * MB,
+      },
     });
     req.on('error', () => undefined);
-    req.write(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="clip.mp4"\r\nContent-Type: video/mp4\r\n\r\n`);
+    req.write(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="clip.mp4"\r\nContent-Type: video/mp4\r\n\r\n`,
+    );
     req.write(anMp4(2 * MB));
-    await waitFor(async () => ((await h.storedObjects()).length > before.length ? true : undefined), { what: 'the upload to reach storage' });
+    await waitFor(async () => ((await h.storedObjects()).length > before.length ? true : undefined), {
+      what: 'the upload to reach storage',
+    });
     req.destroy();
-    await waitFor(async () => ((await h.storedObjects()).length === before.length ? true : undefined), { what: 'the partial object to be removed' });
+    await waitFor(async () => ((await h.storedObjects()).length === before.length ? true : undefined), {
+      what: 'the partial object to be removed',
+    });
     expect(await h.storedObjects()).toEqual(before);
   });
 
@@ -127,7 +166,7 @@ describe('POST /api/v1/media on media\'s own listener', () => {
     expect(asset).toMatchObject({ contentType: 'video/mp4', sizeBytes: MEDIA_MAX_BYTES });
   });
 
-  test('when the account\'s plan has expired, then 403 upload_plan_required; trial and paid plans upload', async () => {
+  test("when the account's plan has expired, then 403 upload_plan_required; trial and paid plans upload", async () => {
     const expired = await h.account({ plan: 'expired', tester: true });
     const refused = await uploadTo(h.mediaUrl, expired.apiKey, { bytes: TINY_PNG });
     expect(refused.status).toBe(403);
@@ -172,5 +211,11 @@ describe('POST /api/v1/media on media\'s own listener', () => {
 });
 
 function principalOf(account: { accountId: string; userId: string; keyId: string }) {
-  return { accountId: account.accountId, userId: account.userId, credential: { type: 'api_key' as const, id: account.keyId }, scopes: ['media:write'], profileIds: 'all' as const };
+  return {
+    accountId: account.accountId,
+    userId: account.userId,
+    credential: { type: 'api_key' as const, id: account.keyId },
+    scopes: ['media:write'],
+    profileIds: 'all' as const,
+  };
 }

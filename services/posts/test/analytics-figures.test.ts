@@ -31,16 +31,40 @@ interface Seed {
 
 async function seed(rows: Seed[]): Promise<void> {
   const built = rows.map((r) => ({
-    row: { ...aPost().forAccount(r.account ?? ACCOUNT).withStatus(r.status).build(), platform: r.platform ?? 'threads', profile_id: r.profile ?? `prf_${r.platform ?? 'threads'}`, category: r.category ?? null, scheduled_time: at(r.dueAt) },
+    row: {
+      ...aPost()
+        .forAccount(r.account ?? ACCOUNT)
+        .withStatus(r.status)
+        .build(),
+      platform: r.platform ?? 'threads',
+      profile_id: r.profile ?? `prf_${r.platform ?? 'threads'}`,
+      category: r.category ?? null,
+      scheduled_time: at(r.dueAt),
+    },
     r,
   }));
-  await ds.transaction((m) => new PostRepository(ds).insertMany(m, built.map((b) => b.row)));
+  await ds.transaction((m) =>
+    new PostRepository(ds).insertMany(
+      m,
+      built.map((b) => b.row),
+    ),
+  );
   for (const { row, r } of built) {
-    if (r.lag !== undefined || r.reason) await ds.query('UPDATE posts SET dispatched_at = $2, failed_reason = $3 WHERE id = $1', [row.id, r.lag === undefined ? null : at(r.dueAt + r.lag), r.reason ?? null]);
+    if (r.lag !== undefined || r.reason)
+      await ds.query('UPDATE posts SET dispatched_at = $2, failed_reason = $3 WHERE id = $1', [
+        row.id,
+        r.lag === undefined ? null : at(r.dueAt + r.lag),
+        r.reason ?? null,
+      ]);
   }
 }
 
-const range = (group: AnalyticsGroup | 'none', from = at(-3600_000), to = at(6 * 3600_000)) => ({ accountId: ACCOUNT, from, to, group });
+const range = (group: AnalyticsGroup | 'none', from = at(-3600_000), to = at(6 * 3600_000)) => ({
+  accountId: ACCOUNT,
+  from,
+  to,
+  group,
+});
 
 beforeAll(async () => {
   env = await createTestEnv('posts_analytics');
@@ -48,10 +72,29 @@ beforeAll(async () => {
   repo = new AnalyticsRepository(ds);
   // Eleven published posts on threads, lagging 0, 100, …, 1000 ms; two failures on facebook; one waiting, one cancelled.
   await seed([
-    ...Array.from({ length: 11 }, (_, i): Seed => ({ status: 'posted', category: i < 6 ? 'launch' : 'tips', dueAt: i * 60_000, lag: i * 100 })),
-    { status: 'failed', platform: 'facebook', category: 'launch', dueAt: 3 * 3600_000, lag: 5000, reason: 'The Page token expired.' },
+    ...Array.from({ length: 11 }, (_, i): Seed => ({
+      status: 'posted',
+      category: i < 6 ? 'launch' : 'tips',
+      dueAt: i * 60_000,
+      lag: i * 100,
+    })),
+    {
+      status: 'failed',
+      platform: 'facebook',
+      category: 'launch',
+      dueAt: 3 * 3600_000,
+      lag: 5000,
+      reason: 'The Page token expired.',
+    },
     { status: 'failed', platform: 'facebook', dueAt: 3 * 3600_000 + 1, lag: 7000, reason: 'The Page token expired.' },
-    { status: 'failed', platform: 'threads', category: 'tips', dueAt: 3 * 3600_000 + 2, lag: 9000, reason: 'Threads refused the text.' },
+    {
+      status: 'failed',
+      platform: 'threads',
+      category: 'tips',
+      dueAt: 3 * 3600_000 + 2,
+      lag: 9000,
+      reason: 'Threads refused the text.',
+    },
     { status: 'scheduled', category: 'launch', dueAt: 4 * 3600_000 },
     { status: 'cancelled', platform: 'facebook', dueAt: 4 * 3600_000 },
     // Never counted: drafts and other states, other accounts, and posts outside the range.
@@ -72,11 +115,33 @@ describe('analytics figures of the posts table', () => {
   test('when posts published with known dispatch lags, then the median and p95 are the percentiles of those lags', async () => {
     const threads = (await repo.statusFigures(range('platform'))).find((f) => f.key === 'threads')!;
     // 0, 100, …, 1000 and 9000: the median of twelve lags is 550; p95 interpolates between 1000 and 9000.
-    expect(threads).toEqual({ key: 'threads', scheduled: 13, posted: 11, failed: 1, pending: 1, cancelled: 0, dispatched: 12, medianLagMs: 550, p95LagMs: Math.round(1000 + 0.45 * 8000) });
+    expect(threads).toEqual({
+      key: 'threads',
+      scheduled: 13,
+      posted: 11,
+      failed: 1,
+      pending: 1,
+      cancelled: 0,
+      dispatched: 12,
+      medianLagMs: 550,
+      p95LagMs: Math.round(1000 + 0.45 * 8000),
+    });
   });
 
   test('when not grouped, then one row holds every post in the range, the range being inclusive at from and exclusive at to', async () => {
-    expect(await repo.statusFigures(range('none'))).toEqual([{ key: null, scheduled: 15, posted: 11, failed: 3, pending: 1, cancelled: 1, dispatched: 14, medianLagMs: 650, p95LagMs: expect.any(Number) }]);
+    expect(await repo.statusFigures(range('none'))).toEqual([
+      {
+        key: null,
+        scheduled: 15,
+        posted: 11,
+        failed: 3,
+        pending: 1,
+        cancelled: 1,
+        dispatched: 14,
+        medianLagMs: 650,
+        p95LagMs: expect.any(Number),
+      },
+    ]);
     const shifted = await repo.statusFigures(range('none', at(-3600_000 - 1), at(6 * 3600_000 + 1)));
     expect(shifted[0]).toMatchObject({ scheduled: 17, posted: 13 });
   });
@@ -119,7 +184,11 @@ describe('analytics rules', () => {
 
   test('when no range is given, then it is the 30 days before now; a lone from runs to now', () => {
     expect(parseAnalyticsQuery({}, now)).toEqual({ from: new Date('2026-04-01T12:00:00Z'), to: now, groupBy: null });
-    expect(parseAnalyticsQuery({ from: '2026-04-20T00:00:00+02:00', groupBy: 'day' }, now)).toEqual({ from: new Date('2026-04-19T22:00:00Z'), to: now, groupBy: 'day' });
+    expect(parseAnalyticsQuery({ from: '2026-04-20T00:00:00+02:00', groupBy: 'day' }, now)).toEqual({
+      from: new Date('2026-04-19T22:00:00Z'),
+      to: now,
+      groupBy: 'day',
+    });
   });
 
   test.each([
@@ -146,10 +215,35 @@ describe('analytics rules', () => {
     const at2 = '2026-05-01T11:00:00.000Z';
     expect(
       sumEngagement([
-        { postId: 'a', platform: 'youtube', views: 10, likes: 2, comments: 1, shares: null, collectedAt: at2, stage: 1 },
-        { postId: 'b', platform: 'youtube', views: 5, likes: null, comments: 0, shares: null, collectedAt: at1, stage: 0 },
+        {
+          postId: 'a',
+          platform: 'youtube',
+          views: 10,
+          likes: 2,
+          comments: 1,
+          shares: null,
+          collectedAt: at2,
+          stage: 1,
+        },
+        {
+          postId: 'b',
+          platform: 'youtube',
+          views: 5,
+          likes: null,
+          comments: 0,
+          shares: null,
+          collectedAt: at1,
+          stage: 0,
+        },
       ]),
     ).toEqual({ posts: 2, views: 15, likes: 2, comments: 1, shares: null, lastCollectedAt: at2 });
-    expect(sumEngagement([])).toEqual({ posts: 0, views: null, likes: null, comments: null, shares: null, lastCollectedAt: null });
+    expect(sumEngagement([])).toEqual({
+      posts: 0,
+      views: null,
+      likes: null,
+      comments: null,
+      shares: null,
+      lastCollectedAt: null,
+    });
   });
 });

@@ -25,7 +25,8 @@ beforeEach(async () => {
   await ds.query('DELETE FROM posts');
 });
 
-const outboxPostIds = async (): Promise<string[]> => (await ds.query(`SELECT data->>'postId' AS id FROM outbox WHERE name = 'post.due'`)).map((r: { id: string }) => r.id);
+const outboxPostIds = async (): Promise<string[]> =>
+  (await ds.query(`SELECT data->>'postId' AS id FROM outbox WHERE name = 'post.due'`)).map((r: { id: string }) => r.id);
 
 describe('claiming due posts', () => {
   test('when drafts, posts awaiting approval, cancelled and future posts sit beside due ones, then only the due scheduled posts are dispatched', async () => {
@@ -47,11 +48,13 @@ describe('claiming due posts', () => {
   test('when several schedulers claim at once, then every due post is dispatched exactly once', async () => {
     const rows = Array.from({ length: 300 }, (_, i) => aPost().dueIn(-i).build());
     await ds.transaction((m) => posts.insertMany(m, rows));
-    const counts = await Promise.all(Array.from({ length: 4 }, async () => {
-      let total = 0;
-      for (let n = await claimDuePosts(ds, 25); n > 0; n = await claimDuePosts(ds, 25)) total += n;
-      return total;
-    }));
+    const counts = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        let total = 0;
+        for (let n = await claimDuePosts(ds, 25); n > 0; n = await claimDuePosts(ds, 25)) total += n;
+        return total;
+      }),
+    );
     expect(counts.reduce((a, b) => a + b, 0)).toBe(300);
     const ids = await outboxPostIds();
     expect(ids).toHaveLength(300);
@@ -61,11 +64,23 @@ describe('claiming due posts', () => {
   });
 
   test('when a post is claimed, then its post.due carries the content and both times', async () => {
-    const row = { ...aPost().dueIn(-100).build(), caption: 'hello', title: 'T', media_urls: ['https://cdn.example.com/a.jpg'], platform_meta: { threads: {} } };
+    const row = {
+      ...aPost().dueIn(-100).build(),
+      caption: 'hello',
+      title: 'T',
+      media_urls: ['https://cdn.example.com/a.jpg'],
+      platform_meta: { threads: {} },
+    };
     await ds.transaction((m) => posts.insertMany(m, [row]));
     await claimDuePosts(ds, 10);
     const [{ data }] = await ds.query(`SELECT data FROM outbox WHERE name = 'post.due'`);
-    expect(data).toMatchObject({ postId: row.id, caption: 'hello', title: 'T', mediaUrls: ['https://cdn.example.com/a.jpg'], scheduledTime: row.scheduled_time!.toISOString() });
+    expect(data).toMatchObject({
+      postId: row.id,
+      caption: 'hello',
+      title: 'T',
+      mediaUrls: ['https://cdn.example.com/a.jpg'],
+      scheduledTime: row.scheduled_time!.toISOString(),
+    });
     expect(Date.parse(data.dispatchedAt)).toBeGreaterThanOrEqual(Date.parse(data.scheduledTime));
   });
 
@@ -73,8 +88,16 @@ describe('claiming due posts', () => {
     const [stalled, recent, posted, failed] = Array.from({ length: 4 }, () => aPost().dueIn(-1000).build());
     await ds.transaction((m) => posts.insertMany(m, [stalled, recent, posted, failed]));
     expect(await claimDuePosts(ds, 10)).toBe(4);
-    await ds.query(`UPDATE posts SET dispatched_at = now() - interval '20 minutes' WHERE id = ANY($1)`, [[stalled.id, posted.id, failed.id]]);
-    expect(await posts.markPosted(posted.id, { publishedAt: new Date().toISOString(), permalink: null, platformPostId: 'x1' })).toBe(true);
+    await ds.query(`UPDATE posts SET dispatched_at = now() - interval '20 minutes' WHERE id = ANY($1)`, [
+      [stalled.id, posted.id, failed.id],
+    ]);
+    expect(
+      await posts.markPosted(posted.id, {
+        publishedAt: new Date().toISOString(),
+        permalink: null,
+        platformPostId: 'x1',
+      }),
+    ).toBe(true);
     expect(await posts.markFailed(failed.id, 'refused')).toBe(true);
     await ds.query('DELETE FROM outbox');
 

@@ -1,7 +1,8 @@
 import { connect, type Channel, type ChannelModel, type Options } from 'amqplib';
 import { Client } from 'pg';
 import { Rpc, type Principal } from '@postbus/contracts';
-import { createTestEnv, startSystem, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 
 /**
  * A replica of posts that dies after committing a create but before acking the request leaves
@@ -58,7 +59,9 @@ async function callCapturingRequest<T>(call: () => Promise<T>): Promise<{ answer
 }
 
 /** Delivers the request again, as the broker does after a replica died holding it, and answers the reply. */
-async function deliverAgain(request: SentRequest): Promise<{ ok: boolean; data?: { postIds: string[]; replayed: boolean }; error?: { code: string } }> {
+async function deliverAgain(
+  request: SentRequest,
+): Promise<{ ok: boolean; data?: { postIds: string[]; replayed: boolean }; error?: { code: string } }> {
   const { queue: replyTo } = await channel.assertQueue('', { exclusive: true });
   let bound: NodeJS.Timeout | undefined;
   const reply = new Promise<string>((resolve, reject) => {
@@ -69,15 +72,26 @@ async function deliverAgain(request: SentRequest): Promise<{ ok: boolean; data?:
   return JSON.parse(await reply.finally(() => clearTimeout(bound)));
 }
 
-const postsOfAccount = async () => sorted((await db.query('SELECT id FROM posts.posts WHERE account_id = $1', [account.accountId])).rows.map((r) => r.id as string));
+const postsOfAccount = async () =>
+  sorted(
+    (await db.query('SELECT id FROM posts.posts WHERE account_id = $1', [account.accountId])).rows.map(
+      (r) => r.id as string,
+    ),
+  );
 const sorted = (ids: string[]) => [...ids].sort();
 
 describe('a create request delivered twice', () => {
   test('when posts.create is delivered again after it was served, then the second delivery answers the same posts and stores nothing', async () => {
     const before = await postsOfAccount();
-    const body = { platforms: ['threads'], caption: 'delivered twice', scheduledTime: new Date(Date.now() + 86_400_000).toISOString() };
+    const body = {
+      platforms: ['threads'],
+      caption: 'delivered twice',
+      scheduledTime: new Date(Date.now() + 86_400_000).toISOString(),
+    };
 
-    const { answer, request } = await callCapturingRequest(() => system.bus.rpc.call(Rpc.postsCreate, { mode: 'posts', body }, principal));
+    const { answer, request } = await callCapturingRequest(() =>
+      system.bus.rpc.call(Rpc.postsCreate, { mode: 'posts', body }, principal),
+    );
     const again = await deliverAgain(request);
 
     expect(again.ok).toBe(true);
@@ -88,7 +102,13 @@ describe('a create request delivered twice', () => {
 
   test('when posts.createDrafts is delivered again, then no second draft is stored', async () => {
     const before = await postsOfAccount();
-    const { answer, request } = await callCapturingRequest(() => system.bus.rpc.call(Rpc.postsCreateDrafts, { body: { platforms: ['threads'], caption: 'a draft delivered twice' } }, principal));
+    const { answer, request } = await callCapturingRequest(() =>
+      system.bus.rpc.call(
+        Rpc.postsCreateDrafts,
+        { body: { platforms: ['threads'], caption: 'a draft delivered twice' } },
+        principal,
+      ),
+    );
     const again = await deliverAgain(request);
 
     expect(again.data?.postIds).toEqual(answer.postIds);
@@ -97,7 +117,11 @@ describe('a create request delivered twice', () => {
 
   test('when the same body is sent in two separate calls without a key, then both create (only a redelivery is folded)', async () => {
     const before = await postsOfAccount();
-    const body = { platforms: ['threads'], caption: 'sent twice on purpose', scheduledTime: new Date(Date.now() + 86_400_000).toISOString() };
+    const body = {
+      platforms: ['threads'],
+      caption: 'sent twice on purpose',
+      scheduledTime: new Date(Date.now() + 86_400_000).toISOString(),
+    };
     const first = await system.bus.rpc.call(Rpc.postsCreate, { mode: 'posts', body }, principal);
     const second = await system.bus.rpc.call(Rpc.postsCreate, { mode: 'posts', body }, principal);
 

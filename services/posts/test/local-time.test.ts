@@ -36,7 +36,14 @@ describe('a local wall time in an IANA zone', () => {
   });
 
   test('property: the chosen instant shows a valid local time never before the asked one, and the asked one whenever it exists', () => {
-    const zones = ['Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/Santiago', 'Pacific/Chatham'];
+    const zones = [
+      'Europe/Berlin',
+      'America/New_York',
+      'Australia/Lord_Howe',
+      'Asia/Kathmandu',
+      'America/Santiago',
+      'Pacific/Chatham',
+    ];
     const wall = fc.record({
       y: fc.integer({ min: 2024, max: 2035 }),
       mo: fc.integer({ min: 1, max: 12 }),
@@ -58,7 +65,8 @@ describe('a local wall time in an IANA zone', () => {
         // Moved only across a gap: the minute before the chosen instant is still before the asked time.
         if (shown !== asked) expect(wallTimeOf(new Date(instant.getTime() - 60_000), zone) < asked).toBe(true);
         // First occurrence: no earlier instant, one clock shift back, shows the same time.
-        for (const shift of [30, 60, 120]) expect(wallTimeOf(new Date(instant.getTime() - shift * 60_000), zone)).not.toBe(shown);
+        for (const shift of [30, 60, 120])
+          expect(wallTimeOf(new Date(instant.getTime() - shift * 60_000), zone)).not.toBe(shown);
       }),
       { numRuns: 2000 },
     );

@@ -24,7 +24,12 @@ const at = (iso: string) => new Date(iso);
 
 describe('the monthly count of created posts', () => {
   test('when posts were created before the counter existed, then the migration counts them per account and calendar month (UTC)', async () => {
-    const rows = [aPost().forAccount('acc_a').build(), aPost().forAccount('acc_a').build(), aPost().forAccount('acc_a').build(), aPost().forAccount('acc_b').build()];
+    const rows = [
+      aPost().forAccount('acc_a').build(),
+      aPost().forAccount('acc_a').build(),
+      aPost().forAccount('acc_a').build(),
+      aPost().forAccount('acc_b').build(),
+    ];
     await ds.transaction((m) => posts.insertMany(m, rows));
     // Two of acc_a's posts in March, one in the last hour of February (UTC) though the 1st of March in Paris.
     await ds.query(`UPDATE posts SET created_at = $2 WHERE id = $1`, [rows[0].id, '2031-03-05T10:00:00Z']);

@@ -44,7 +44,12 @@ export async function start(env?: Record<string, string | undefined>) {
       youtubeProjectAudited: config.YOUTUBE_PROJECT_AUDITED,
       youtubePrivateLock: config.YOUTUBE_PRIVATE_LOCK,
       tiktokPostIdWaitMs: config.TIKTOK_POST_ID_WAIT_MS,
-      mediaAccess: { allowLoopback: config.PUBLISHER_ALLOW_LOOPBACK_MEDIA, trusted: ownFileLinks([config.PUBLIC_BASE_URL, config.MEDIA_HTTP_URL]) },
+      blueskyServiceUrl: config.BLUESKY_SERVICE_URL,
+      mastodonInstanceUrl: config.MASTODON_INSTANCE_URL,
+      mediaAccess: {
+        allowLoopback: config.PUBLISHER_ALLOW_LOOPBACK_MEDIA,
+        trusted: ownFileLinks([config.PUBLIC_BASE_URL, config.MEDIA_HTTP_URL]),
+      },
     },
     logger,
   );
@@ -68,7 +73,11 @@ export async function start(env?: Record<string, string | undefined>) {
         pollMaxIntervalMs: config.PLATFORM_POLL_MAX_INTERVAL_MS,
         processingTimeoutMs: config.PUBLISHER_PROCESSING_TIMEOUT_MS,
         followUpGraceMs: Math.max(60_000, worker.staleMs),
-        throttle: { minMs: config.PUBLISHER_THROTTLE_MIN_DEFER_MS, maxMs: config.PUBLISHER_THROTTLE_MAX_DEFER_MS, giveUpMs: config.PUBLISHER_THROTTLE_GIVE_UP_MS },
+        throttle: {
+          minMs: config.PUBLISHER_THROTTLE_MIN_DEFER_MS,
+          maxMs: config.PUBLISHER_THROTTLE_MAX_DEFER_MS,
+          giveUpMs: config.PUBLISHER_THROTTLE_GIVE_UP_MS,
+        },
       },
       logger: logger.child({ module: 'publish' }),
       announced: coalescedKick(() => relay.kick(), config.PUBLISHER_ANNOUNCE_BATCH_MS),

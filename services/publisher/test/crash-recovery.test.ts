@@ -9,7 +9,10 @@ const children: ChildProcess[] = [];
 
 beforeAll(async () => {
   // The publisher that gets killed is a real process; the one started after it runs in this test's process.
-  h = await startPublisherHarness('pub_crash', { sandbox: { latencyMs: 40, processingDelayMs: 150 }, publisher: false });
+  h = await startPublisherHarness('pub_crash', {
+    sandbox: { latencyMs: 40, processingDelayMs: 150 },
+    publisher: false,
+  });
   media = await startMediaServer();
 });
 afterAll(async () => {
@@ -36,7 +39,12 @@ describe('a publisher process killed mid-batch', () => {
     const ig = await h.profile('instagram');
     const jobs = [
       ...Array.from({ length: 30 }, (_, i) => h.due(th, { caption: `threads crash test ${i}` })),
-      ...Array.from({ length: 10 }, (_, i) => h.due(ig, { caption: `instagram crash test ${i}`, mediaUrls: [media.link(i % 2 ? `v${i}.mp4` : `p${i}.jpg`, 100)] })),
+      ...Array.from({ length: 10 }, (_, i) =>
+        h.due(ig, {
+          caption: `instagram crash test ${i}`,
+          mediaUrls: [media.link(i % 2 ? `v${i}.mp4` : `p${i}.jpg`, 100)],
+        }),
+      ),
     ];
     const first = await publisherProcess();
 
@@ -44,22 +52,33 @@ describe('a publisher process killed mid-batch', () => {
     await until(async () => (await terminal(jobs)).length >= 8, 'some posts to finish');
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));
-    const inFlightAtKill = (await h.query(`SELECT count(*)::int AS n FROM publisher.attempts WHERE state = 'in_flight'`))[0].n;
+    const inFlightAtKill = (
+      await h.query(`SELECT count(*)::int AS n FROM publisher.attempts WHERE state = 'in_flight'`)
+    )[0].n;
     await h.startPublisher({ PUBLISHER_CONCURRENCY: '8' });
-    await until(async () => (await terminal(jobs)).length === jobs.length, 'every post to reach a terminal state', 45_000);
+    await until(
+      async () => (await terminal(jobs)).length === jobs.length,
+      'every post to reach a terminal state',
+      45_000,
+    );
 
     const rows = await terminal(jobs);
     expect(rows).toHaveLength(jobs.length);
     expect(new Set(rows.map((r) => r.post_id)).size).toBe(jobs.length);
     expect(rows.every((r) => r.state === 'published')).toBe(true);
-    const items = [...(await publishedOn(h.sandbox, 'threads')), ...(await publishedOn(h.sandbox, 'instagram'))].filter((p) => [th.userId, ig.userId].includes(p.userId));
+    const items = [...(await publishedOn(h.sandbox, 'threads')), ...(await publishedOn(h.sandbox, 'instagram'))].filter(
+      (p) => [th.userId, ig.userId].includes(p.userId),
+    );
     for (const job of jobs) expect(items.filter((p) => p.text === job.caption)).toHaveLength(1);
     expect(items).toHaveLength(jobs.length);
     // the kill caught work in flight, which the new process took over
     expect(inFlightAtKill).toBeGreaterThan(0);
     expect(rows.some((r) => r.tries > 1)).toBe(true);
     // whatever was announced (an outcome may be announced again), each post's announcements agree
-    await until(async () => jobs.every((j) => h.outcomes.some((o) => o.data.postId === j.postId)), 'every outcome to be announced');
+    await until(
+      async () => jobs.every((j) => h.outcomes.some((o) => o.data.postId === j.postId)),
+      'every outcome to be announced',
+    );
     for (const job of jobs) {
       const announced = h.outcomes.filter((o) => o.data.postId === job.postId);
       expect(new Set(announced.map((o) => `${o.name}:${o.data.platformPostId}`)).size).toBe(1);
@@ -68,7 +87,10 @@ describe('a publisher process killed mid-batch', () => {
 });
 
 async function terminal(jobs: { postId: string }[]): Promise<{ post_id: string; state: string; tries: number }[]> {
-  return h.query(`SELECT post_id, state, tries FROM publisher.attempts WHERE post_id = ANY($1) AND state IN ('published', 'failed')`, [jobs.map((j) => j.postId)]);
+  return h.query(
+    `SELECT post_id, state, tries FROM publisher.attempts WHERE post_id = ANY($1) AND state IN ('published', 'failed')`,
+    [jobs.map((j) => j.postId)],
+  );
 }
 
 async function until(probe: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {

@@ -74,7 +74,18 @@ describe('which published posts are due a collection', () => {
 
     const figures = await repo.latest('acc_a', ['pst_x', 'pst_y', 'pst_unknown']);
 
-    expect(figures).toEqual([{ postId: 'pst_x', platform: 'threads', views: 150, likes: 7, comments: null, shares: 2, collectedAt: expect.any(String), stage: 1 }]);
+    expect(figures).toEqual([
+      {
+        postId: 'pst_x',
+        platform: 'threads',
+        views: 150,
+        likes: 7,
+        comments: null,
+        shares: 2,
+        collectedAt: expect.any(String),
+        stage: 1,
+      },
+    ]);
     expect(await repo.latest('acc_b', ['pst_x'])).toEqual([]);
   });
 
@@ -93,5 +104,17 @@ describe('collection offsets', () => {
 
   test.each(['', '1h,1h', '2h,1h', '0s', '5', '1w'])('when the offsets are %j, then they are refused', (raw) => {
     expect(() => parseOffsets(raw)).toThrow();
+  });
+});
+
+describe("the collector's run lock", () => {
+  test('when another session holds the lock, then the work does not run; once it is released, the work runs', async () => {
+    const outer = await repo.whileLocked('publisher:test-lock', async () => ({
+      inner: await repo.whileLocked('publisher:test-lock', async () => 'ran inside'),
+    }));
+    const after = await repo.whileLocked('publisher:test-lock', async () => 'ran after');
+
+    expect(outer).toEqual({ inner: undefined });
+    expect(after).toBe('ran after');
   });
 });

@@ -1,4 +1,10 @@
-import { publishedOn, sandboxControl, startPublisherHarness, type PublisherHarness, type SandboxProfile } from './support/harness';
+import {
+  publishedOn,
+  sandboxControl,
+  startPublisherHarness,
+  type PublisherHarness,
+  type SandboxProfile,
+} from './support/harness';
 import { startMediaServer, type MediaServer } from './support/media-server';
 import { bodiesOf, calls, lastRequestSeq } from './support/requests';
 
@@ -6,7 +12,10 @@ let h: PublisherHarness;
 let media: MediaServer;
 
 beforeAll(async () => {
-  h = await startPublisherHarness('pub_facebook', { sandbox: { processingDelayMs: 60 }, env: { PLATFORM_REQUEST_TIMEOUT_MS: '1500' } });
+  h = await startPublisherHarness('pub_facebook', {
+    sandbox: { processingDelayMs: 400 },
+    env: { PLATFORM_REQUEST_TIMEOUT_MS: '1500' },
+  });
   media = await startMediaServer();
 });
 afterAll(async () => {
@@ -29,9 +38,14 @@ describe('publishing to a Facebook Page', () => {
 
     const { outcome, lines, requests } = await publishOne(page, { caption });
 
-    expect(outcome).toMatchObject({ name: 'post.published', data: { permalink: expect.stringMatching(/^https:\/\/www\.facebook\.com\/\d+\/posts\/\d+$/) } });
+    expect(outcome).toMatchObject({
+      name: 'post.published',
+      data: { permalink: expect.stringMatching(/^https:\/\/www\.facebook\.com\/\d+\/posts\/\d+$/) },
+    });
     expect(lines).toEqual(['POST /facebook/v26.0/{user}/feed', 'GET /facebook/v26.0/{id}?fields=permalink_url']);
-    expect(bodiesOf(requests, 'POST', '/feed')).toEqual([{ message: caption, link: 'https://example.com/article?id=1' }]);
+    expect(bodiesOf(requests, 'POST', '/feed')).toEqual([
+      { message: caption, link: 'https://example.com/article?id=1' },
+    ]);
     const [item] = (await publishedOn(h.sandbox, 'facebook')).filter((p) => p.userId === page.userId);
     expect(item).toMatchObject({ mediaType: 'LINK', text: caption, id: outcome.data.platformPostId });
   });
@@ -56,7 +70,11 @@ describe('publishing to a Facebook Page', () => {
     expect(outcome.name).toBe('post.published');
     expect(bodiesOf(requests, 'POST', '/photos')).toEqual(photos.map((url) => ({ url, published: 'false' })));
     const [feed] = bodiesOf(requests, 'POST', '/feed');
-    expect(feed).toEqual({ message: 'Album', 'attached_media[0]': expect.stringMatching(/^\{"media_fbid":"\d+"\}$/), 'attached_media[1]': expect.stringMatching(/^\{"media_fbid":"\d+"\}$/) });
+    expect(feed).toEqual({
+      message: 'Album',
+      'attached_media[0]': expect.stringMatching(/^\{"media_fbid":"\d+"\}$/),
+      'attached_media[1]': expect.stringMatching(/^\{"media_fbid":"\d+"\}$/),
+    });
     const items = (await publishedOn(h.sandbox, 'facebook')).filter((p) => p.userId === page.userId);
     expect(items).toEqual([expect.objectContaining({ mediaType: 'ALBUM', mediaUrls: photos })]);
   });
@@ -65,21 +83,38 @@ describe('publishing to a Facebook Page', () => {
     const page = await h.profile('facebook');
     const video = media.link('v.mp4', 100);
 
-    const { outcome, lines, requests } = await publishOne(page, { caption: 'Watch', title: 'Our video', mediaUrls: [video] });
+    const { outcome, lines, requests } = await publishOne(page, {
+      caption: 'Watch',
+      title: 'Our video',
+      mediaUrls: [video],
+    });
 
     expect(outcome.name).toBe('post.published');
     expect(lines[0]).toBe('POST /facebook/v26.0/{user}/videos');
-    expect(bodiesOf(requests, 'POST', '/videos')).toEqual([{ file_url: video, description: 'Watch', title: 'Our video' }]);
+    expect(bodiesOf(requests, 'POST', '/videos')).toEqual([
+      { file_url: video, description: 'Watch', title: 'Our video' },
+    ]);
   });
 
   test('when a reel is due, then start, streamed rupload with offset and file_size, finish, and status checks until published', async () => {
     const page = await h.profile('facebook');
     const video = media.link('reel.mp4', 150_000);
 
-    const { job, outcome, lines, requests } = await publishOne(page, { caption: 'Reel time', mediaUrls: [video], platformMeta: { facebook: { reel: true } } });
+    const { job, outcome, lines, requests } = await publishOne(page, {
+      caption: 'Reel time',
+      mediaUrls: [video],
+      platformMeta: { facebook: { reel: true } },
+    });
 
-    expect(outcome).toMatchObject({ name: 'post.published', data: { permalink: `https://www.facebook.com/reel/${outcome.data.platformPostId}` } });
-    expect(lines.slice(0, 3)).toEqual(['POST /facebook/v26.0/{user}/video_reels', 'POST /rupload/video-upload/v26.0/{id}', 'POST /facebook/v26.0/{user}/video_reels']);
+    expect(outcome).toMatchObject({
+      name: 'post.published',
+      data: { permalink: `https://www.facebook.com/reel/${outcome.data.platformPostId}` },
+    });
+    expect(lines.slice(0, 3)).toEqual([
+      'POST /facebook/v26.0/{user}/video_reels',
+      'POST /rupload/video-upload/v26.0/{id}',
+      'POST /facebook/v26.0/{user}/video_reels',
+    ]);
     expect(lines.slice(3).every((l) => l === 'GET /facebook/v26.0/{id}?fields=status')).toBe(true);
     expect(lines.length).toBeGreaterThan(4);
     expect(bodiesOf(requests, 'POST', '/video_reels')).toEqual([
@@ -87,7 +122,11 @@ describe('publishing to a Facebook Page', () => {
       { upload_phase: 'finish', video_id: expect.any(String), video_state: 'PUBLISHED', description: 'Reel time' },
     ]);
     const upload = requests.find((r) => r.path.includes('/rupload/'))!;
-    expect(upload).toMatchObject({ authScheme: 'OAuth', headers: expect.objectContaining({ offset: '0', file_size: '150000' }), bodyBytes: 150_000 });
+    expect(upload).toMatchObject({
+      authScheme: 'OAuth',
+      headers: expect.objectContaining({ offset: '0', file_size: '150000' }),
+      bodyBytes: 150_000,
+    });
     expect((await h.attempt(job.postId))!.checks).toBeGreaterThan(0);
     const items = (await publishedOn(h.sandbox, 'facebook')).filter((p) => p.userId === page.userId);
     expect(items).toEqual([expect.objectContaining({ mediaType: 'REELS', text: 'Reel time', bytes: 150_000 })]);
@@ -95,7 +134,12 @@ describe('publishing to a Facebook Page', () => {
 
   test('when the Page token lacks a permission, then the post fails with a reason naming what to grant', async () => {
     const page = await h.profile('facebook');
-    await sandboxControl(h.sandbox, 'POST', '/faults', { platform: 'facebook', mode: 'error', operation: 'publish', code: 200 });
+    await sandboxControl(h.sandbox, 'POST', '/faults', {
+      platform: 'facebook',
+      mode: 'error',
+      operation: 'publish',
+      code: 200,
+    });
 
     const { outcome } = await publishOne(page, { caption: 'No rights' });
 
@@ -105,12 +149,19 @@ describe('publishing to a Facebook Page', () => {
 
   test('when the feed call goes unanswered after Facebook published it, then the post fails as outcome unknown and is not published twice', async () => {
     const page = await h.profile('facebook');
-    await sandboxControl(h.sandbox, 'POST', '/faults', { platform: 'facebook', mode: 'timeout', operation: 'publish', applied: true });
+    await sandboxControl(h.sandbox, 'POST', '/faults', {
+      platform: 'facebook',
+      mode: 'timeout',
+      operation: 'publish',
+      applied: true,
+    });
 
     const { outcome, lines } = await publishOne(page, { caption: 'Lost answer' });
 
     expect(outcome.name).toBe('post.failed');
-    expect(outcome.data.reason).toMatch(/^The outcome of publishing to Facebook is unknown.*not retried, so the post cannot appear twice/);
+    expect(outcome.data.reason).toMatch(
+      /^The outcome of publishing to Facebook is unknown.*not retried, so the post cannot appear twice/,
+    );
     expect(lines.filter((l) => l.endsWith('/feed'))).toHaveLength(1);
     expect((await publishedOn(h.sandbox, 'facebook')).filter((p) => p.userId === page.userId)).toHaveLength(1);
   });

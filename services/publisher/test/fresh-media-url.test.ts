@@ -1,4 +1,5 @@
-import { createTestEnv, startSystem, waitFor, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -16,7 +17,10 @@ afterAll(async () => {
   await env?.drop();
 });
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 const auth = () => ({ authorization: `Bearer ${account.apiKey}` });
 
 async function upload(): Promise<{ mediaId: string }> {
@@ -27,22 +31,36 @@ async function upload(): Promise<{ mediaId: string }> {
   return (await res.json()) as { mediaId: string };
 }
 
-async function schedule(mediaId: string, caption: string, inMs: number): Promise<{ postId: string; storedUrl: string }> {
+async function schedule(
+  mediaId: string,
+  caption: string,
+  inMs: number,
+): Promise<{ postId: string; storedUrl: string }> {
   const res = await fetch(`${system.baseUrl}/api/v1/posts`, {
     method: 'POST',
     headers: { ...auth(), 'content-type': 'application/json' },
-    body: JSON.stringify({ platforms: ['threads'], caption, mediaId, scheduledTime: new Date(Date.now() + inMs).toISOString() }),
+    body: JSON.stringify({
+      platforms: ['threads'],
+      caption,
+      mediaId,
+      scheduledTime: new Date(Date.now() + inMs).toISOString(),
+    }),
   });
   expect(res.status).toBe(201);
   const { postIds } = (await res.json()) as { postIds: string[] };
-  const post = (await (await fetch(`${system.baseUrl}/api/v1/posts/${postIds[0]}`, { headers: auth() })).json()) as { mediaUrls: string[] };
+  const post = (await (await fetch(`${system.baseUrl}/api/v1/posts/${postIds[0]}`, { headers: auth() })).json()) as {
+    mediaUrls: string[];
+  };
   return { postId: postIds[0], storedUrl: post.mediaUrls[0] };
 }
 
 async function outcome(postId: string): Promise<{ status: string; failedReason: string | null }> {
   return waitFor(
     async () => {
-      const post = (await (await fetch(`${system.baseUrl}/api/v1/posts/${postId}`, { headers: auth() })).json()) as { status: string; failedReason: string | null };
+      const post = (await (await fetch(`${system.baseUrl}/api/v1/posts/${postId}`, { headers: auth() })).json()) as {
+        status: string;
+        failedReason: string | null;
+      };
       return post.status === 'scheduled' ? undefined : post;
     },
     { timeoutMs: 30_000, what: 'the post to be published or to fail' },
@@ -56,7 +74,8 @@ describe('media links at publish time', () => {
     const { postId, storedUrl } = await schedule(mediaId, caption, (URL_TTL_SECONDS + 2) * 1000);
     expect((await outcome(postId)).status).toBe('posted');
     expect((await fetch(storedUrl)).status).toBe(403); // the link stored at creation is no longer valid
-    const published = (await (await fetch(`${system.sandboxUrl}/__sandbox/published?platform=threads`)).json()) as { items?: { text: string; mediaUrls: string[] }[] } | { text: string; mediaUrls: string[] }[];
+    const published = (await (await fetch(`${system.sandboxUrl}/__sandbox/published?platform=threads`)).json()) as
+      { items?: { text: string; mediaUrls: string[] }[] } | { text: string; mediaUrls: string[] }[];
     const items = Array.isArray(published) ? published : published.items!;
     const item = items.find((i) => i.text === caption)!;
     expect(item.mediaUrls[0]).not.toBe(storedUrl);

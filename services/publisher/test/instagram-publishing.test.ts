@@ -1,4 +1,10 @@
-import { publishedOn, sandboxControl, startPublisherHarness, type PublisherHarness, type SandboxProfile } from './support/harness';
+import {
+  publishedOn,
+  sandboxControl,
+  startPublisherHarness,
+  type PublisherHarness,
+  type SandboxProfile,
+} from './support/harness';
 import { startMediaServer, type MediaServer } from './support/media-server';
 import { bodiesOf, calls, lastRequestSeq } from './support/requests';
 
@@ -6,7 +12,9 @@ let h: PublisherHarness;
 let media: MediaServer;
 
 beforeAll(async () => {
-  h = await startPublisherHarness('pub_instagram', { sandbox: { processingDelayMs: 80, instagram: { quotaTotal: 2 } } });
+  h = await startPublisherHarness('pub_instagram', {
+    sandbox: { processingDelayMs: 80, instagram: { quotaTotal: 2 } },
+  });
   media = await startMediaServer();
 });
 afterAll(async () => {
@@ -41,7 +49,14 @@ describe('publishing to Instagram', () => {
     expect(bodiesOf(requests, 'POST', '/media')).toEqual([{ image_url: image, caption: 'Sunset #nofilter' }]);
     expect(requests.every((r) => r.authScheme === 'Bearer')).toBe(true);
     const published = (await publishedOn(h.sandbox, 'instagram')).filter((p) => p.userId === ig.userId);
-    expect(published).toEqual([expect.objectContaining({ id: outcome.data.platformPostId, mediaType: 'IMAGE', text: 'Sunset #nofilter', mediaUrls: [image] })]);
+    expect(published).toEqual([
+      expect.objectContaining({
+        id: outcome.data.platformPostId,
+        mediaType: 'IMAGE',
+        text: 'Sunset #nofilter',
+        mediaUrls: [image],
+      }),
+    ]);
   });
 
   test('when a reel with a cover and a cover frame is due, then the container carries them and is checked until FINISHED without holding a worker', async () => {
@@ -58,7 +73,14 @@ describe('publishing to Instagram', () => {
     expect(outcome.name).toBe('post.published');
     expect(outcome.data.permalink).toMatch(/^https:\/\/www\.instagram\.com\/reel\//);
     expect(bodiesOf(requests, 'POST', '/media')).toEqual([
-      { media_type: 'REELS', video_url: video, caption: 'Behind the scenes', share_to_feed: 'true', cover_url: cover, thumb_offset: '1500' },
+      {
+        media_type: 'REELS',
+        video_url: video,
+        caption: 'Behind the scenes',
+        share_to_feed: 'true',
+        cover_url: cover,
+        thumb_offset: '1500',
+      },
     ]);
     const polls = lines.filter((l) => l.endsWith('fields=status_code,status'));
     expect(polls.length).toBeGreaterThan(1);
@@ -81,7 +103,11 @@ describe('publishing to Instagram', () => {
       { image_url: a, is_carousel_item: 'true' },
       { media_type: 'VIDEO', video_url: b, is_carousel_item: 'true' },
     ]);
-    expect(creations[2]).toEqual({ media_type: 'CAROUSEL', children: expect.stringMatching(/^\d+,\d+$/), caption: 'Two things' });
+    expect(creations[2]).toEqual({
+      media_type: 'CAROUSEL',
+      children: expect.stringMatching(/^\d+,\d+$/),
+      caption: 'Two things',
+    });
     expect(lines.filter((l) => l.includes('media_publish'))).toHaveLength(1);
     const [item] = (await publishedOn(h.sandbox, 'instagram')).filter((p) => p.userId === ig.userId);
     expect(item).toMatchObject({ mediaType: 'CAROUSEL', mediaUrls: [a, b] });
@@ -91,7 +117,11 @@ describe('publishing to Instagram', () => {
     const ig = await h.profile('instagram');
     const image = media.link('story.jpg', 300);
 
-    const { outcome, requests } = await publishOne(ig, { caption: 'ignored for stories', mediaUrls: [image], platformMeta: { instagram: { story: true } } });
+    const { outcome, requests } = await publishOne(ig, {
+      caption: 'ignored for stories',
+      mediaUrls: [image],
+      platformMeta: { instagram: { story: true } },
+    });
 
     expect(outcome.name).toBe('post.published');
     expect(outcome.data.permalink).toContain('/stories/');
@@ -115,7 +145,10 @@ describe('publishing to Instagram', () => {
     const { job, outcome, lines, requests } = await publishOne(ig, { mediaUrls: [video] });
 
     expect(outcome.name).toBe('post.published');
-    expect(bodiesOf(requests, 'POST', '/media')).toEqual([expect.objectContaining({ video_url: video }), expect.objectContaining({ video_url: video })]);
+    expect(bodiesOf(requests, 'POST', '/media')).toEqual([
+      expect.objectContaining({ video_url: video }),
+      expect.objectContaining({ video_url: video }),
+    ]);
     expect(lines.filter((l) => l.includes('media_publish'))).toHaveLength(1);
     expect((await publishedOn(h.sandbox, 'instagram')).filter((p) => p.userId === ig.userId)).toHaveLength(1);
     expect(await h.attempt(job.postId)).toMatchObject({ state: 'published', tries: 2 });
@@ -124,10 +157,14 @@ describe('publishing to Instagram', () => {
   test('when every container ends in ERROR with a "try again" subcode, then each attempt makes a new one and the post fails after the last with the subcode\'s reason', async () => {
     const ig = await h.profile('instagram');
 
-    const { job, outcome, requests } = await publishOne(ig, { mediaUrls: [media.link('fail-processing-2207053.mp4', 100)] });
+    const { job, outcome, requests } = await publishOne(ig, {
+      mediaUrls: [media.link('fail-processing-2207053.mp4', 100)],
+    });
 
     expect(outcome.name).toBe('post.failed');
-    expect(outcome.data.reason).toMatch(/^Instagram had an unknown problem uploading the video\. Postbus gave up after 5 attempts/);
+    expect(outcome.data.reason).toMatch(
+      /^Instagram had an unknown problem uploading the video\. Postbus gave up after 5 attempts/,
+    );
     expect(bodiesOf(requests, 'POST', '/media')).toHaveLength(5);
     expect(requests.some((r) => r.path.endsWith('/media_publish'))).toBe(false);
     expect(await h.attempt(job.postId)).toMatchObject({ state: 'failed', tries: 5 });
@@ -149,7 +186,10 @@ describe('publishing to Instagram', () => {
   test('when the cover frame is outside the video, then the post fails with a reason about thumbOffsetMs', async () => {
     const ig = await h.profile('instagram');
 
-    const { outcome } = await publishOne(ig, { mediaUrls: [media.link('long.mp4', 100)], platformMeta: { instagram: { thumbOffsetMs: 999_999 } } });
+    const { outcome } = await publishOne(ig, {
+      mediaUrls: [media.link('long.mp4', 100)],
+      platformMeta: { instagram: { thumbOffsetMs: 999_999 } },
+    });
 
     expect(outcome.name).toBe('post.failed');
     expect(outcome.data.reason).toMatch(/thumbOffsetMs/);
@@ -168,7 +208,12 @@ describe('publishing to Instagram', () => {
 
   test('when Instagram throttles the publish call once, then the post waits (no attempt counted), is retried and published once', async () => {
     const ig = await h.profile('instagram');
-    await sandboxControl(h.sandbox, 'POST', '/faults', { platform: 'instagram', mode: 'throttle', operation: 'publish', code: 4 });
+    await sandboxControl(h.sandbox, 'POST', '/faults', {
+      platform: 'instagram',
+      mode: 'throttle',
+      operation: 'publish',
+      code: 4,
+    });
 
     const { job, outcome, lines } = await publishOne(ig, { mediaUrls: [media.link('t.jpg', 100)] });
 

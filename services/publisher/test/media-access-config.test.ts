@@ -9,8 +9,12 @@ describe('which media links the publisher may read', () => {
   });
 
   test('when production turns loopback links on, then the publisher refuses to start, naming the variable', () => {
-    expect(() => readConfig({ POSTBUS_ENV: 'production', PUBLISHER_ALLOW_LOOPBACK_MEDIA: 'true' })).toThrow(/PUBLISHER_ALLOW_LOOPBACK_MEDIA must be false in production/);
-    expect(readConfig({ POSTBUS_ENV: 'development', PUBLISHER_ALLOW_LOOPBACK_MEDIA: 'true' }).PUBLISHER_ALLOW_LOOPBACK_MEDIA).toBe(true);
+    expect(() => readConfig({ POSTBUS_ENV: 'production', PUBLISHER_ALLOW_LOOPBACK_MEDIA: 'true' })).toThrow(
+      /PUBLISHER_ALLOW_LOOPBACK_MEDIA must be false in production/,
+    );
+    expect(
+      readConfig({ POSTBUS_ENV: 'development', PUBLISHER_ALLOW_LOOPBACK_MEDIA: 'true' }).PUBLISHER_ALLOW_LOOPBACK_MEDIA,
+    ).toBe(true);
   });
 
   test("when media's own URL is not a URL, then the publisher refuses to start, naming the variable", () => {

@@ -45,9 +45,12 @@ describe('PUBLISHER_RATE_LIMITS', () => {
     });
   });
 
-  test.each(['instagram', 'instagram=100', 'instagram=0/1h', 'instagram=10/1w', 'Instagram=1/1h'])('when the value is %j, then it is refused', (raw) => {
-    expect(() => parseRateLimitRules(raw)).toThrow();
-  });
+  test.each(['instagram', 'instagram=100', 'instagram=0/1h', 'instagram=10/1w', 'Instagram=1/1h'])(
+    'when the value is %j, then it is refused',
+    (raw) => {
+      expect(() => parseRateLimitRules(raw)).toThrow();
+    },
+  );
 });
 
 describe('reasons the pipeline gives', () => {
@@ -55,13 +58,20 @@ describe('reasons the pipeline gives', () => {
     expect(gaveUpReason('Threads had a temporary problem; publishing will be tried again.', 5)).toBe(
       'Threads had a temporary problem. Postbus gave up after 5 attempts; publish the post again later.',
     );
-    expect(gaveUpReason('TikTok is limiting how often this account may be called; publishing will be tried again shortly.', 1)).toBe(
+    expect(
+      gaveUpReason(
+        'TikTok is limiting how often this account may be called; publishing will be tried again shortly.',
+        1,
+      ),
+    ).toBe(
       'TikTok is limiting how often this account may be called. Postbus gave up after 1 attempt; publish the post again later.',
     );
   });
 
   test('when processing outlasted the ceiling, then the reason says how long in seconds or minutes', () => {
-    expect(stillProcessingReason('Instagram was still processing the video', 1500)).toMatch(/^Instagram was still processing the video after 2 seconds, so Postbus stopped waiting/);
+    expect(stillProcessingReason('Instagram was still processing the video', 1500)).toMatch(
+      /^Instagram was still processing the video after 2 seconds, so Postbus stopped waiting/,
+    );
     expect(stillProcessingReason('TikTok was still processing the post', 1_800_000)).toMatch(/after 30 minutes/);
   });
 });

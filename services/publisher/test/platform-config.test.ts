@@ -26,10 +26,21 @@ describe('publisher platform settings', () => {
   });
 
   test('when META_GRAPH_VERSION names another version, then both Meta hosts carry it; a host naming its own version is refused', () => {
-    const config = readConfig({ META_GRAPH_VERSION: 'v25.0', INSTAGRAM_API_URL: 'https://graph.instagram.com', FACEBOOK_API_URL: 'https://graph.facebook.com' });
-    expect(config).toMatchObject({ INSTAGRAM_API_URL: 'https://graph.instagram.com/v25.0', FACEBOOK_API_URL: 'https://graph.facebook.com/v25.0' });
-    expect(problemsOf({ INSTAGRAM_API_URL: 'https://graph.instagram.com/v21.0' })).toEqual([expect.stringMatching(/^INSTAGRAM_API_URL=.*must not name a version/)]);
-    expect(problemsOf({ META_GRAPH_VERSION: '26.0' })).toEqual([expect.stringMatching(/^META_GRAPH_VERSION="26.0": expected a Graph API version/)]);
+    const config = readConfig({
+      META_GRAPH_VERSION: 'v25.0',
+      INSTAGRAM_API_URL: 'https://graph.instagram.com',
+      FACEBOOK_API_URL: 'https://graph.facebook.com',
+    });
+    expect(config).toMatchObject({
+      INSTAGRAM_API_URL: 'https://graph.instagram.com/v25.0',
+      FACEBOOK_API_URL: 'https://graph.facebook.com/v25.0',
+    });
+    expect(problemsOf({ INSTAGRAM_API_URL: 'https://graph.instagram.com/v21.0' })).toEqual([
+      expect.stringMatching(/^INSTAGRAM_API_URL=.*must not name a version/),
+    ]);
+    expect(problemsOf({ META_GRAPH_VERSION: '26.0' })).toEqual([
+      expect.stringMatching(/^META_GRAPH_VERSION="26.0": expected a Graph API version/),
+    ]);
   });
 
   test.each([
@@ -37,9 +48,14 @@ describe('publisher platform settings', () => {
     ['5,000,000 (under 5 MiB)', '5000000'],
     ['64,000,001', '64000001'],
     ['128 MiB', String(128 * 1024 * 1024)],
-  ])('when TIKTOK_CHUNK_BYTES is %s against the real TikTok, then the publisher refuses to start naming the range', (_what, bytes) => {
-    expect(problemsOf({ ...REAL_TIKTOK, TIKTOK_CHUNK_BYTES: bytes })).toEqual([`TIKTOK_CHUNK_BYTES=${bytes}: TikTok takes chunks of 5242880 to 64000000 bytes (5 MiB to 64 MB)`]);
-  });
+  ])(
+    'when TIKTOK_CHUNK_BYTES is %s against the real TikTok, then the publisher refuses to start naming the range',
+    (_what, bytes) => {
+      expect(problemsOf({ ...REAL_TIKTOK, TIKTOK_CHUNK_BYTES: bytes })).toEqual([
+        `TIKTOK_CHUNK_BYTES=${bytes}: TikTok takes chunks of 5242880 to 64000000 bytes (5 MiB to 64 MB)`,
+      ]);
+    },
+  );
 
   test('when TIKTOK_CHUNK_BYTES is within 5 MiB–64 MB, or the sandbox (with its own chunk rules) is used, then it is accepted', () => {
     expect(readConfig({ ...REAL_TIKTOK }).TIKTOK_CHUNK_BYTES).toBe(10 * 1024 * 1024);

@@ -6,7 +6,9 @@ let media: MediaServer;
 
 beforeAll(async () => {
   // One post at a time per process: waiting on a platform must not take that one slot.
-  h = await startPublisherHarness('pub_processing', { env: { PUBLISHER_CONCURRENCY: '1', PUBLISHER_PROCESSING_TIMEOUT_MS: '1500' } });
+  h = await startPublisherHarness('pub_processing', {
+    env: { PUBLISHER_CONCURRENCY: '1', PUBLISHER_PROCESSING_TIMEOUT_MS: '1500' },
+  });
   media = await startMediaServer();
 });
 afterAll(async () => {
@@ -27,7 +29,9 @@ describe('media the platform is still processing', () => {
     await h.publish(...texts);
     await Promise.all([video, ...texts].map((j) => h.outcome(j.postId)));
 
-    const order = h.outcomes.filter((o) => [video, ...texts].some((j) => j.postId === o.data.postId)).map((o) => o.data.postId);
+    const order = h.outcomes
+      .filter((o) => [video, ...texts].some((j) => j.postId === o.data.postId))
+      .map((o) => o.data.postId);
     expect(order).toEqual([texts[0].postId, texts[1].postId, video.postId]);
     expect(h.outcomes.find((o) => o.data.postId === video.postId)!.name).toBe('post.published');
     expect((await h.attempt(video.postId))!.checks).toBeGreaterThan(1);
@@ -42,7 +46,9 @@ describe('media the platform is still processing', () => {
     const outcome = await h.outcome(job.postId);
 
     expect(outcome.name).toBe('post.failed');
-    expect(outcome.data.reason).toMatch(/^Instagram was still processing the video after \d+ seconds?, so Postbus stopped waiting; check the media/);
+    expect(outcome.data.reason).toMatch(
+      /^Instagram was still processing the video after \d+ seconds?, so Postbus stopped waiting; check the media/,
+    );
     expect(await h.attempt(job.postId)).toMatchObject({ state: 'failed', tries: 1 });
   });
 });

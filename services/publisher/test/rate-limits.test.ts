@@ -26,7 +26,10 @@ describe('per profile publishing limits', () => {
     await h.outcome(elsewhere.postId);
     const rows = await waitFor(async () => {
       const states = await Promise.all(jobs.map((j) => h.attempt(j.postId)));
-      return states.filter((r) => r?.state === 'published').length === 2 && states.filter((r) => r?.state === 'retry').length === 2 ? states : undefined;
+      return states.filter((r) => r?.state === 'published').length === 2 &&
+        states.filter((r) => r?.state === 'retry').length === 2
+        ? states
+        : undefined;
     });
 
     expect((await publishedOn(h.sandbox, 'threads')).filter((p) => p.userId === busy.userId)).toHaveLength(2);
@@ -36,7 +39,10 @@ describe('per profile publishing limits', () => {
       expect(waiting).toMatchObject({ tries: 0, checkpoint: null });
       expect(new Date(waiting!.next_at).getTime() - Date.now()).toBeGreaterThan(30_000);
     }
-    const slots = await h.query(`SELECT key, count(*)::int AS n FROM publisher.rate_slots WHERE key LIKE $1 GROUP BY key`, [`${busy.profileId}:%`]);
+    const slots = await h.query(
+      `SELECT key, count(*)::int AS n FROM publisher.rate_slots WHERE key LIKE $1 GROUP BY key`,
+      [`${busy.profileId}:%`],
+    );
     expect(slots).toEqual([{ key: `${busy.profileId}:threads`, n: 2 }]);
   });
 });

@@ -8,7 +8,8 @@ beforeAll(async () => {
 });
 afterAll(() => h?.stop());
 
-const fault = (spec: Record<string, unknown>) => sandboxControl(h.sandbox, 'POST', '/faults', { platform: 'threads', ...spec });
+const fault = (spec: Record<string, unknown>) =>
+  sandboxControl(h.sandbox, 'POST', '/faults', { platform: 'threads', ...spec });
 
 describe('retries of transient platform errors', () => {
   test('when Threads answers a 5xx once, then the post is retried and published once', async () => {
@@ -20,7 +21,12 @@ describe('retries of transient platform errors', () => {
     const outcome = await h.outcome(job.postId);
 
     expect(outcome.name).toBe('post.published');
-    expect(await h.attempt(job.postId)).toMatchObject({ state: 'published', tries: 2, exhausted: false, last_error: expect.stringMatching(/temporary problem/) });
+    expect(await h.attempt(job.postId)).toMatchObject({
+      state: 'published',
+      tries: 2,
+      exhausted: false,
+      last_error: expect.stringMatching(/temporary problem/),
+    });
     expect((await publishedOn(h.sandbox, 'threads')).filter((p) => p.userId === th.userId)).toHaveLength(1);
   });
 
@@ -34,7 +40,12 @@ describe('retries of transient platform errors', () => {
     const outcome = await h.outcome(job.postId);
 
     expect(outcome.name).toBe('post.published');
-    expect(await h.attempt(job.postId)).toMatchObject({ state: 'published', tries: 1, exhausted: false, last_error: expect.stringMatching(/limiting how often/) });
+    expect(await h.attempt(job.postId)).toMatchObject({
+      state: 'published',
+      tries: 1,
+      exhausted: false,
+      last_error: expect.stringMatching(/limiting how often/),
+    });
     const { lines } = await calls(h.sandbox, 'threads', th.userId, since);
     expect(lines.filter((l) => l === 'POST /threads/v1.0/{user}/threads')).toHaveLength(4);
     expect((await publishedOn(h.sandbox, 'threads')).filter((p) => p.userId === th.userId)).toHaveLength(1);
@@ -48,7 +59,10 @@ describe('retries of transient platform errors', () => {
     await h.publish(job);
     const outcome = await h.outcome(job.postId);
 
-    expect(outcome).toMatchObject({ name: 'post.failed', data: { reason: 'Threads refused the post as a duplicate of a recent one; change the text and try again.' } });
+    expect(outcome).toMatchObject({
+      name: 'post.failed',
+      data: { reason: 'Threads refused the post as a duplicate of a recent one; change the text and try again.' },
+    });
     expect(await h.attempt(job.postId)).toMatchObject({ tries: 1, exhausted: false });
   });
 

@@ -1,4 +1,5 @@
-import { createTestEnv, startSystem, waitFor, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 import { FAST_PUBLISHER_ENV } from './support/harness';
 import { startMediaServer, type MediaServer } from './support/media-server';
 
@@ -11,7 +12,11 @@ beforeAll(async () => {
   env = await createTestEnv('pub_system');
   system = await startSystem(env, FAST_PUBLISHER_ENV);
   // An audited TikTok client: this post asks for PUBLIC_TO_EVERYONE.
-  await fetch(`${system.sandboxUrl}/__sandbox/tiktok/audit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ unaudited: false }) });
+  await fetch(`${system.sandboxUrl}/__sandbox/tiktok/audit`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ unaudited: false }),
+  });
   account = await system.seedAccount({ platforms: ['instagram', 'youtube', 'tiktok', 'facebook'] });
   media = await startMediaServer();
 });
@@ -22,14 +27,22 @@ afterAll(async () => {
 });
 
 async function publish(body: Record<string, unknown>): Promise<Record<string, any>[]> {
-  const res = await fetch(`${system.baseUrl}/api/v1/publish`, { method: 'POST', headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${system.baseUrl}/api/v1/publish`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const created = (await res.json()) as { postIds: string[] };
   expect(res.status).toBe(201);
   return Promise.all(
     created.postIds.map((id) =>
       waitFor(
         async () => {
-          const post = (await (await fetch(`${system.baseUrl}/api/v1/posts/${id}`, { headers: { authorization: `Bearer ${account.apiKey}` } })).json()) as Record<string, any>;
+          const post = (await (
+            await fetch(`${system.baseUrl}/api/v1/posts/${id}`, {
+              headers: { authorization: `Bearer ${account.apiKey}` },
+            })
+          ).json()) as Record<string, any>;
           return post.status === 'scheduled' ? undefined : post;
         },
         { timeoutMs: 20_000, what: `post ${id} to leave scheduled` },
@@ -71,8 +84,14 @@ describe('publishing through the REST API to every platform kind', () => {
     expect(permalinks.tiktok).toMatch(/^https:\/\/www\.tiktok\.com\/@.+\/video\/\d+$/);
     expect(permalinks.facebook).toMatch(/^https:\/\/www\.facebook\.com\//);
 
-    expect((await requests('instagram')).find((r) => r.method === 'POST' && r.path.endsWith('/media'))?.body).toMatchObject({ media_type: 'REELS', cover_url: media.link('cover.jpg', 10) });
+    expect(
+      (await requests('instagram')).find((r) => r.method === 'POST' && r.path.endsWith('/media'))?.body,
+    ).toMatchObject({ media_type: 'REELS', cover_url: media.link('cover.jpg', 10) });
     expect((await requests('youtube')).find((r) => r.path.endsWith('/thumbnails/set'))?.bodyBytes).toBe(20);
-    expect((await requests('tiktok')).find((r) => r.path.endsWith('/video/init/'))?.body.post_info).toMatchObject({ disable_duet: true, video_cover_timestamp_ms: 500, title: 'We launched' });
+    expect((await requests('tiktok')).find((r) => r.path.endsWith('/video/init/'))?.body.post_info).toMatchObject({
+      disable_duet: true,
+      video_cover_timestamp_ms: 500,
+      title: 'We launched',
+    });
   });
 });

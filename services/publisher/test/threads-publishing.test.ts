@@ -29,10 +29,18 @@ describe('publishing to Threads', () => {
 
     const { outcome, lines, requests } = await publishOne(th, { caption: 'Just words' });
 
-    expect(outcome).toMatchObject({ name: 'post.published', data: { permalink: expect.stringMatching(/^https:\/\/www\.threads\.net\/@.+\/post\/[\w-]{11}$/) } });
+    expect(outcome).toMatchObject({
+      name: 'post.published',
+      data: { permalink: expect.stringMatching(/^https:\/\/www\.threads\.net\/@.+\/post\/[\w-]{11}$/) },
+    });
     expect(lines[0]).toBe('POST /threads/v1.0/{user}/threads');
-    expect(lines.filter((l) => l === 'GET /threads/v1.0/{id}?fields=status,error_message').length).toBeGreaterThanOrEqual(2);
-    expect(lines.slice(-2)).toEqual(['POST /threads/v1.0/{user}/threads_publish', 'GET /threads/v1.0/{id}?fields=id,permalink']);
+    expect(
+      lines.filter((l) => l === 'GET /threads/v1.0/{id}?fields=status,error_message').length,
+    ).toBeGreaterThanOrEqual(2);
+    expect(lines.slice(-2)).toEqual([
+      'POST /threads/v1.0/{user}/threads_publish',
+      'GET /threads/v1.0/{id}?fields=id,permalink',
+    ]);
     expect(bodiesOf(requests, 'POST', '/threads')).toEqual([{ media_type: 'TEXT', text: 'Just words' }]);
   });
 
@@ -45,8 +53,12 @@ describe('publishing to Threads', () => {
     const second = await publishOne(th, { caption: 'A clip', mediaUrls: [video] });
 
     expect([first.outcome.name, second.outcome.name]).toEqual(['post.published', 'post.published']);
-    expect(bodiesOf(first.requests, 'POST', '/threads')).toEqual([{ media_type: 'IMAGE', image_url: image, text: 'A picture' }]);
-    expect(bodiesOf(second.requests, 'POST', '/threads')).toEqual([{ media_type: 'VIDEO', video_url: video, text: 'A clip' }]);
+    expect(bodiesOf(first.requests, 'POST', '/threads')).toEqual([
+      { media_type: 'IMAGE', image_url: image, text: 'A picture' },
+    ]);
+    expect(bodiesOf(second.requests, 'POST', '/threads')).toEqual([
+      { media_type: 'VIDEO', video_url: video, text: 'A clip' },
+    ]);
   });
 
   test('when stored media without an extension is due, then its kind is read from the Content-Type', async () => {
@@ -91,10 +103,15 @@ describe('publishing to Threads', () => {
   test('when Threads fails to process the video, then the post fails with the readable reason and nothing is published', async () => {
     const th = await h.profile('threads');
 
-    const { outcome, lines } = await publishOne(th, { caption: 'Broken', mediaUrls: [media.link('fail-processing-INVALID_DURATION.mp4', 10)] });
+    const { outcome, lines } = await publishOne(th, {
+      caption: 'Broken',
+      mediaUrls: [media.link('fail-processing-INVALID_DURATION.mp4', 10)],
+    });
 
     expect(outcome.name).toBe('post.failed');
-    expect(outcome.data.reason).toBe("Threads does not accept the video's duration; trim it to at most 5 minutes and make it longer than a second.");
+    expect(outcome.data.reason).toBe(
+      "Threads does not accept the video's duration; trim it to at most 5 minutes and make it longer than a second.",
+    );
     expect(lines.some((l) => l.includes('threads_publish'))).toBe(false);
   });
 });

@@ -44,12 +44,23 @@ describe('how long a throttled post waits', () => {
 
   test('when a throttle is of the app, then every profile of the platform shares its key; an account throttle is the profile’s own', () => {
     expect(throttleKey('instagram', 'prf_1', { kind: 'rate_limit', scope: 'app' })).toBe('instagram:app');
-    expect(throttleKey('instagram', 'prf_1', { kind: 'publishing_quota', scope: 'account' })).toBe('instagram:prf_1:publishing_quota');
-    expect(throttleKeysFor('instagram', 'prf_1')).toEqual(['instagram:app', 'instagram:prf_1:rate_limit', 'instagram:prf_1:publishing_quota']);
+    expect(throttleKey('instagram', 'prf_1', { kind: 'publishing_quota', scope: 'account' })).toBe(
+      'instagram:prf_1:publishing_quota',
+    );
+    expect(throttleKeysFor('instagram', 'prf_1')).toEqual([
+      'instagram:app',
+      'instagram:prf_1:rate_limit',
+      'instagram:prf_1:publishing_quota',
+    ]);
   });
 
   test('when the post gives up waiting, then the reason keeps the platform’s sentence and says how long it waited', () => {
-    expect(throttleGaveUpReason('Instagram is limiting how often this account may be called; publishing will be tried again later.', 86_400_000)).toBe(
+    expect(
+      throttleGaveUpReason(
+        'Instagram is limiting how often this account may be called; publishing will be tried again later.',
+        86_400_000,
+      ),
+    ).toBe(
       "Instagram is limiting how often this account may be called. Postbus waited 24 hours for the platform's limit to lift, then stopped; publish the post again later.",
     );
   });

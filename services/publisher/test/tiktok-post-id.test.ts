@@ -10,7 +10,11 @@ beforeAll(async () => {
   media = await startMediaServer();
   h = await startPublisherHarness('pub_tiktok_post_id', {
     sandbox: { processingDelayMs: 40, tiktokAudit: { unaudited: false } },
-    env: { TIKTOK_PULL_URL_PREFIXES: `${media.url}/verified/`, TIKTOK_POST_ID_WAIT_MS: '3000', PUBLISHER_PROCESSING_TIMEOUT_MS: '1000' },
+    env: {
+      TIKTOK_PULL_URL_PREFIXES: `${media.url}/verified/`,
+      TIKTOK_POST_ID_WAIT_MS: '3000',
+      PUBLISHER_PROCESSING_TIMEOUT_MS: '1000',
+    },
   });
 });
 afterEach(() => {
@@ -23,7 +27,11 @@ afterAll(async () => {
 
 async function publishOne(profile: SandboxProfile, privacyLevel: string) {
   const since = lastRequestSeq(h.sandbox);
-  const job = h.due(profile, { title: 'A title', mediaUrls: [`${media.url}/verified/v.mp4`], platformMeta: { tiktok: { privacyLevel } } });
+  const job = h.due(profile, {
+    title: 'A title',
+    mediaUrls: [`${media.url}/verified/v.mp4`],
+    platformMeta: { tiktok: { privacyLevel } },
+  });
   await h.publish(job);
   const outcome = await h.outcome(job.postId);
   const { lines } = await calls(h.sandbox, 'tiktok', profile.userId, since);
@@ -38,7 +46,10 @@ describe('a public TikTok post whose id TikTok withholds during moderation', () 
     const { outcome, statusChecks } = await publishOne(tt, 'PUBLIC_TO_EVERYONE');
 
     const [item] = (await publishedOn(h.sandbox, 'tiktok')).filter((p) => p.userId === tt.userId);
-    expect(outcome).toMatchObject({ name: 'post.published', data: { platformPostId: item.id, permalink: `https://www.tiktok.com/@${tt.handle}/video/${item.id}` } });
+    expect(outcome).toMatchObject({
+      name: 'post.published',
+      data: { platformPostId: item.id, permalink: `https://www.tiktok.com/@${tt.handle}/video/${item.id}` },
+    });
     expect(outcome.data.warnings).toBeUndefined();
     expect(statusChecks).toBeGreaterThanOrEqual(4);
   });
@@ -50,8 +61,16 @@ describe('a public TikTok post whose id TikTok withholds during moderation', () 
     const { job, outcome } = await publishOne(tt, 'PUBLIC_TO_EVERYONE');
 
     const [item] = (await publishedOn(h.sandbox, 'tiktok')).filter((p) => p.userId === tt.userId);
-    expect(outcome).toMatchObject({ name: 'post.published', data: { platformPostId: item.containerId, permalink: null } });
-    expect(outcome.data.warnings).toEqual([{ code: 'tiktok_post_id_pending', message: expect.stringContaining(`its platform id is the publish_id ${item.containerId}`) }]);
+    expect(outcome).toMatchObject({
+      name: 'post.published',
+      data: { platformPostId: item.containerId, permalink: null },
+    });
+    expect(outcome.data.warnings).toEqual([
+      {
+        code: 'tiktok_post_id_pending',
+        message: expect.stringContaining(`its platform id is the publish_id ${item.containerId}`),
+      },
+    ]);
     expect(await h.attempt(job.postId)).toMatchObject({ state: 'published', tries: 1 });
   });
 
@@ -62,7 +81,10 @@ describe('a public TikTok post whose id TikTok withholds during moderation', () 
     const { outcome } = await publishOne(tt, 'SELF_ONLY');
 
     const [item] = (await publishedOn(h.sandbox, 'tiktok')).filter((p) => p.userId === tt.userId);
-    expect(outcome).toMatchObject({ name: 'post.published', data: { platformPostId: item.containerId, permalink: null } });
+    expect(outcome).toMatchObject({
+      name: 'post.published',
+      data: { platformPostId: item.containerId, permalink: null },
+    });
     expect(outcome.data.warnings).toBeUndefined();
   });
 });

@@ -1,4 +1,10 @@
-import { publishedOn, sandboxControl, startPublisherHarness, type PublisherHarness, type SandboxProfile } from './support/harness';
+import {
+  publishedOn,
+  sandboxControl,
+  startPublisherHarness,
+  type PublisherHarness,
+  type SandboxProfile,
+} from './support/harness';
 import { startMediaServer, type MediaServer } from './support/media-server';
 import { calls, lastRequestSeq } from './support/requests';
 
@@ -12,7 +18,11 @@ beforeAll(async () => {
       processingDelayMs: 60,
       // An audited client (the unaudited rules have their own tests: tiktok-unaudited.test.ts).
       tiktokAudit: { unaudited: false },
-      tiktok: { minChunkBytes: 65_536, privacyLevelOptions: ['PUBLIC_TO_EVERYONE', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'], duetDisabled: true },
+      tiktok: {
+        minChunkBytes: 65_536,
+        privacyLevelOptions: ['PUBLIC_TO_EVERYONE', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'],
+        duetDisabled: true,
+      },
     },
     env: { TIKTOK_CHUNK_BYTES: '65536', TIKTOK_PULL_URL_PREFIXES: `${media.url}/verified/` },
   });
@@ -40,7 +50,13 @@ describe('publishing to TikTok', () => {
     const { job, outcome, lines, requests } = await publishOne(tt, {
       caption: 'Dance #fyp',
       mediaUrls: [video],
-      platformMeta: tiktok({ privacyLevel: 'FOLLOWER_OF_CREATOR', disableComment: true, videoCoverTimestampMs: 1200, commercialContentDisclosure: true, brandOrganicOptIn: true }),
+      platformMeta: tiktok({
+        privacyLevel: 'FOLLOWER_OF_CREATOR',
+        disableComment: true,
+        videoCoverTimestampMs: 1200,
+        commercialContentDisclosure: true,
+        brandOrganicOptIn: true,
+      }),
     });
 
     expect(outcome.name).toBe('post.published');
@@ -67,7 +83,9 @@ describe('publishing to TikTok', () => {
       },
       source_info: { source: 'FILE_UPLOAD', video_size: 200_000, chunk_size: 65_536, total_chunk_count: 3 },
     });
-    expect(requests.slice(2, 5).map((r) => [r.headers['content-range'], r.headers['content-type'], r.bodyBytes])).toEqual([
+    expect(
+      requests.slice(2, 5).map((r) => [r.headers['content-range'], r.headers['content-type'], r.bodyBytes]),
+    ).toEqual([
       ['bytes 0-65535/200000', 'video/mp4', 65_536],
       ['bytes 65536-131071/200000', 'video/mp4', 65_536],
       ['bytes 131072-199999/200000', 'video/mp4', 68_928],
@@ -85,27 +103,47 @@ describe('publishing to TikTok', () => {
     const tt = await h.profile('tiktok');
     const video = `${media.url}/verified/clip.mp4?size=1000`;
 
-    const { outcome, lines, requests } = await publishOne(tt, { caption: '', mediaUrls: [video], platformMeta: tiktok({ privacyLevel: 'SELF_ONLY' }) });
+    const { outcome, lines, requests } = await publishOne(tt, {
+      caption: '',
+      mediaUrls: [video],
+      platformMeta: tiktok({ privacyLevel: 'SELF_ONLY' }),
+    });
 
     expect(outcome.name).toBe('post.published');
     // a private post has no public id: the publish id stands in, without a permalink
     expect(outcome.data).toMatchObject({ platformPostId: expect.stringMatching(/^v_pub_url~/), permalink: null });
     expect(lines.filter((l) => l.startsWith('PUT'))).toEqual([]);
-    expect(requests[1].body).toMatchObject({ post_info: { title: 'A title', privacy_level: 'SELF_ONLY' }, source_info: { source: 'PULL_FROM_URL', video_url: video } });
+    expect(requests[1].body).toMatchObject({
+      post_info: { title: 'A title', privacy_level: 'SELF_ONLY' },
+      source_info: { source: 'PULL_FROM_URL', video_url: video },
+    });
   });
 
   test('when only images are due, then one photo post is pulled from their URLs with title and description', async () => {
     const tt = await h.profile('tiktok');
     const photos = [`${media.url}/verified/1.jpg`, `${media.url}/verified/2.jpg`];
 
-    const { outcome, lines, requests } = await publishOne(tt, { title: 'Two photos', caption: 'Longer description', mediaUrls: photos, platformMeta: tiktok({ privacyLevel: 'PUBLIC_TO_EVERYONE' }) });
+    const { outcome, lines, requests } = await publishOne(tt, {
+      title: 'Two photos',
+      caption: 'Longer description',
+      mediaUrls: photos,
+      platformMeta: tiktok({ privacyLevel: 'PUBLIC_TO_EVERYONE' }),
+    });
 
     expect(outcome.name).toBe('post.published');
     expect(lines[1]).toBe('POST /tiktok/v2/post/publish/content/init/');
     expect(requests[1].body).toEqual({
       media_type: 'PHOTO',
       post_mode: 'DIRECT_POST',
-      post_info: { title: 'Two photos', description: 'Longer description', privacy_level: 'PUBLIC_TO_EVERYONE', disable_comment: false, brand_content_toggle: false, brand_organic_toggle: false, auto_add_music: true },
+      post_info: {
+        title: 'Two photos',
+        description: 'Longer description',
+        privacy_level: 'PUBLIC_TO_EVERYONE',
+        disable_comment: false,
+        brand_content_toggle: false,
+        brand_organic_toggle: false,
+        auto_add_music: true,
+      },
       source_info: { source: 'PULL_FROM_URL', photo_images: photos, photo_cover_index: 0 },
     });
   });
@@ -113,7 +151,10 @@ describe('publishing to TikTok', () => {
   test('when photos are not under a verified prefix, then the post fails saying how to verify one, and TikTok is never asked to pull them', async () => {
     const tt = await h.profile('tiktok');
 
-    const { outcome, lines } = await publishOne(tt, { mediaUrls: [`${media.url}/verified/1.jpg`, `${media.url}/elsewhere/2.jpg`], platformMeta: tiktok({ privacyLevel: 'SELF_ONLY' }) });
+    const { outcome, lines } = await publishOne(tt, {
+      mediaUrls: [`${media.url}/verified/1.jpg`, `${media.url}/elsewhere/2.jpg`],
+      platformMeta: tiktok({ privacyLevel: 'SELF_ONLY' }),
+    });
 
     expect(outcome.name).toBe('post.failed');
     expect(outcome.data.reason).toContain('TIKTOK_PULL_URL_PREFIXES');
@@ -124,7 +165,10 @@ describe('publishing to TikTok', () => {
   test('when a photo is a PNG, then the post fails before any init: TikTok takes JPEG or WebP photos only', async () => {
     const tt = await h.profile('tiktok');
 
-    const { outcome, lines } = await publishOne(tt, { mediaUrls: [`${media.url}/verified/1.webp`, `${media.url}/verified/2.png`], platformMeta: tiktok({ privacyLevel: 'SELF_ONLY' }) });
+    const { outcome, lines } = await publishOne(tt, {
+      mediaUrls: [`${media.url}/verified/1.webp`, `${media.url}/verified/2.png`],
+      platformMeta: tiktok({ privacyLevel: 'SELF_ONLY' }),
+    });
 
     expect(outcome.name).toBe('post.failed');
     expect(outcome.data.reason).toBe('TikTok takes photos as JPEG or WebP only; convert the images and publish again.');
@@ -134,27 +178,40 @@ describe('publishing to TikTok', () => {
   test('when the privacy level is not one the creator allows, then the post fails listing the allowed ones, before any init', async () => {
     const tt = await h.profile('tiktok');
 
-    const { outcome, lines } = await publishOne(tt, { mediaUrls: [media.link('v.mp4', 100)], platformMeta: tiktok({ privacyLevel: 'MUTUAL_FOLLOW_FRIENDS' }) });
+    const { outcome, lines } = await publishOne(tt, {
+      mediaUrls: [media.link('v.mp4', 100)],
+      platformMeta: tiktok({ privacyLevel: 'MUTUAL_FOLLOW_FRIENDS' }),
+    });
 
     expect(outcome.name).toBe('post.failed');
-    expect(outcome.data.reason).toBe('This TikTok account does not allow the privacy level MUTUAL_FOLLOW_FRIENDS; choose one of PUBLIC_TO_EVERYONE, FOLLOWER_OF_CREATOR, SELF_ONLY.');
+    expect(outcome.data.reason).toBe(
+      'This TikTok account does not allow the privacy level MUTUAL_FOLLOW_FRIENDS; choose one of PUBLIC_TO_EVERYONE, FOLLOWER_OF_CREATOR, SELF_ONLY.',
+    );
     expect(lines).toEqual(['POST /tiktok/v2/post/publish/creator_info/query/']);
   });
 
   test('when TikTok cannot pull the video, then the post fails with the readable fail_reason', async () => {
     const tt = await h.profile('tiktok');
 
-    const { outcome } = await publishOne(tt, { mediaUrls: [`${media.url}/verified/fail-processing.mp4`], platformMeta: tiktok({ privacyLevel: 'PUBLIC_TO_EVERYONE' }) });
+    const { outcome } = await publishOne(tt, {
+      mediaUrls: [`${media.url}/verified/fail-processing.mp4`],
+      platformMeta: tiktok({ privacyLevel: 'PUBLIC_TO_EVERYONE' }),
+    });
 
     expect(outcome.name).toBe('post.failed');
-    expect(outcome.data.reason).toBe('TikTok could not download the video from its link; make sure the link is public and points straight at the file.');
+    expect(outcome.data.reason).toBe(
+      'TikTok could not download the video from its link; make sure the link is public and points straight at the file.',
+    );
   });
 
   test('when TikTok fails the publish with an internal error once, then the retry makes a new init (the failed publish_id is never asked about again) and the post is published once', async () => {
     const tt = await h.profile('tiktok');
     const video = `${media.url}/verified/fail-processing-internal-once.mp4`;
 
-    const { job, outcome, lines } = await publishOne(tt, { mediaUrls: [video], platformMeta: tiktok({ privacyLevel: 'PUBLIC_TO_EVERYONE' }) });
+    const { job, outcome, lines } = await publishOne(tt, {
+      mediaUrls: [video],
+      platformMeta: tiktok({ privacyLevel: 'PUBLIC_TO_EVERYONE' }),
+    });
 
     expect(outcome.name).toBe('post.published');
     expect(lines.filter((l) => l === 'POST /tiktok/v2/post/publish/video/init/')).toHaveLength(2);
@@ -166,20 +223,39 @@ describe('publishing to TikTok', () => {
 
   test('when the creator reached the daily post cap, then the post fails permanently with a reason saying when to try again', async () => {
     const tt = await h.profile('tiktok');
-    await sandboxControl(h.sandbox, 'POST', '/faults', { platform: 'tiktok', mode: 'error', operation: 'create', status: 403, reason: 'spam_risk_too_many_posts' });
+    await sandboxControl(h.sandbox, 'POST', '/faults', {
+      platform: 'tiktok',
+      mode: 'error',
+      operation: 'create',
+      status: 403,
+      reason: 'spam_risk_too_many_posts',
+    });
 
-    const { job, outcome } = await publishOne(tt, { mediaUrls: [media.link('v.mp4', 100)], platformMeta: tiktok({ privacyLevel: 'PUBLIC_TO_EVERYONE' }) });
+    const { job, outcome } = await publishOne(tt, {
+      mediaUrls: [media.link('v.mp4', 100)],
+      platformMeta: tiktok({ privacyLevel: 'PUBLIC_TO_EVERYONE' }),
+    });
 
     expect(outcome.name).toBe('post.failed');
-    expect(outcome.data.reason).toBe('This TikTok account has reached its daily limit of posts published through apps; publish it again tomorrow.');
+    expect(outcome.data.reason).toBe(
+      'This TikTok account has reached its daily limit of posts published through apps; publish it again tomorrow.',
+    );
     expect((await h.attempt(job.postId))!.tries).toBe(1);
   });
 
   test('when a status check is throttled, then it is checked again without counting an attempt', async () => {
     const tt = await h.profile('tiktok');
-    await sandboxControl(h.sandbox, 'POST', '/faults', { platform: 'tiktok', mode: 'throttle', operation: 'status', count: 2 });
+    await sandboxControl(h.sandbox, 'POST', '/faults', {
+      platform: 'tiktok',
+      mode: 'throttle',
+      operation: 'status',
+      count: 2,
+    });
 
-    const { job, outcome } = await publishOne(tt, { mediaUrls: [media.link('v.mp4', 1000)], platformMeta: tiktok({ privacyLevel: 'PUBLIC_TO_EVERYONE' }) });
+    const { job, outcome } = await publishOne(tt, {
+      mediaUrls: [media.link('v.mp4', 1000)],
+      platformMeta: tiktok({ privacyLevel: 'PUBLIC_TO_EVERYONE' }),
+    });
 
     expect(outcome.name).toBe('post.published');
     expect(await h.attempt(job.postId)).toMatchObject({ state: 'published', tries: 1 });

@@ -10,7 +10,10 @@ let media: MediaServer;
 
 beforeAll(async () => {
   media = await startMediaServer();
-  h = await startPublisherHarness('pub_tiktok_unaudited', { sandbox: { processingDelayMs: 20 }, env: { TIKTOK_PULL_URL_PREFIXES: `${media.url}/verified/` } });
+  h = await startPublisherHarness('pub_tiktok_unaudited', {
+    sandbox: { processingDelayMs: 20 },
+    env: { TIKTOK_PULL_URL_PREFIXES: `${media.url}/verified/` },
+  });
 });
 afterAll(async () => {
   await h?.stop();
@@ -24,7 +27,11 @@ async function tiktokProfile(privateAccount: boolean) {
 }
 
 async function post(privateAccount: boolean, privacyLevel: string) {
-  const job = h.due(await tiktokProfile(privateAccount), { title: 'Clip', mediaUrls: [media.link('verified/clip.mp4', 10_000)], platformMeta: { tiktok: { privacyLevel } } });
+  const job = h.due(await tiktokProfile(privateAccount), {
+    title: 'Clip',
+    mediaUrls: [media.link('verified/clip.mp4', 10_000)],
+    platformMeta: { tiktok: { privacyLevel } },
+  });
   await h.publish(job);
   return h.outcome(job.postId);
 }

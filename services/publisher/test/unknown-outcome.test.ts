@@ -7,14 +7,22 @@ let media: MediaServer;
 
 beforeAll(async () => {
   media = await startMediaServer();
-  h = await startPublisherHarness('pub_unknown', { sandbox: { tiktokAudit: { unaudited: false } }, env: { PLATFORM_REQUEST_TIMEOUT_MS: '1500', PLATFORM_UPLOAD_TIMEOUT_MS: '600000', TIKTOK_PULL_URL_PREFIXES: `${media.url}/verified/` } });
+  h = await startPublisherHarness('pub_unknown', {
+    sandbox: { tiktokAudit: { unaudited: false } },
+    env: {
+      PLATFORM_REQUEST_TIMEOUT_MS: '1500',
+      PLATFORM_UPLOAD_TIMEOUT_MS: '600000',
+      TIKTOK_PULL_URL_PREFIXES: `${media.url}/verified/`,
+    },
+  });
 });
 afterAll(async () => {
   await h?.stop();
   await media?.close();
 });
 
-const lost = (platform: string, operation: string, applied: boolean) => sandboxControl(h.sandbox, 'POST', '/faults', { platform, mode: 'timeout', operation, applied });
+const lost = (platform: string, operation: string, applied: boolean) =>
+  sandboxControl(h.sandbox, 'POST', '/faults', { platform, mode: 'timeout', operation, applied });
 
 describe('a publish call whose answer never came', () => {
   test('when Threads published but the answer was lost, then the container status settles it: posted once, no second publish', async () => {
@@ -59,11 +67,16 @@ describe('a publish call whose answer never came', () => {
     await h.publish(job);
     const outcome = await h.outcome(job.postId);
 
-    expect(outcome).toMatchObject({ name: 'post.published', data: { permalink: `https://www.youtube.com/watch?v=${outcome.data.platformPostId}` } });
+    expect(outcome).toMatchObject({
+      name: 'post.published',
+      data: { permalink: `https://www.youtube.com/watch?v=${outcome.data.platformPostId}` },
+    });
     const { lines } = await calls(h.sandbox, 'youtube', yt.userId, since);
     // one upload session, its bytes sent once: the held PUT, then `*/total` probes that find the video complete
     expect(lines.filter((l) => l.startsWith('POST'))).toHaveLength(1);
-    const sent = h.sandbox.state.requests.list({ platform: 'youtube', since }).reduce((n, r) => n + (r.bodyBytes ?? 0), 0);
+    const sent = h.sandbox.state.requests
+      .list({ platform: 'youtube', since })
+      .reduce((n, r) => n + (r.bodyBytes ?? 0), 0);
     expect(sent).toBe(300_000);
     const items = (await publishedOn(h.sandbox, 'youtube')).filter((p) => p.userId === yt.userId);
     expect(items).toHaveLength(1);
@@ -73,7 +86,11 @@ describe('a publish call whose answer never came', () => {
     const tt = await h.profile('tiktok');
     await lost('tiktok', 'publish', true);
     const since = lastRequestSeq(h.sandbox);
-    const job = h.due(tt, { title: 't', mediaUrls: [`${media.url}/verified/v.mp4`], platformMeta: { tiktok: { privacyLevel: 'PUBLIC_TO_EVERYONE' } } });
+    const job = h.due(tt, {
+      title: 't',
+      mediaUrls: [`${media.url}/verified/v.mp4`],
+      platformMeta: { tiktok: { privacyLevel: 'PUBLIC_TO_EVERYONE' } },
+    });
 
     await h.publish(job);
     const outcome = await h.outcome(job.postId);
@@ -114,7 +131,9 @@ describe('a publish call whose answer never came', () => {
 
     const announced = h.outcomes.filter((o) => o.data.postId === job.postId);
     expect(new Set(announced.map((o) => `${o.name}:${o.data.platformPostId}`)).size).toBe(1);
-    expect((await calls(h.sandbox, 'threads', th.userId, since)).lines.filter((l) => l.endsWith('/threads_publish'))).toHaveLength(1);
+    expect(
+      (await calls(h.sandbox, 'threads', th.userId, since)).lines.filter((l) => l.endsWith('/threads_publish')),
+    ).toHaveLength(1);
     expect((await publishedOn(h.sandbox, 'threads')).filter((p) => p.userId === th.userId)).toHaveLength(1);
     // the second delivery waited: it neither took the attempt over nor counted a try
     expect(await h.attempt(job.postId)).toMatchObject({ state: 'published', tries: 1, seq: 1 });

@@ -1,4 +1,10 @@
-import { publishedOn, sandboxControl, startPublisherHarness, type PublisherHarness, type SandboxProfile } from './support/harness';
+import {
+  publishedOn,
+  sandboxControl,
+  startPublisherHarness,
+  type PublisherHarness,
+  type SandboxProfile,
+} from './support/harness';
 import { startMediaServer, type MediaServer } from './support/media-server';
 import { calls, lastRequestSeq } from './support/requests';
 
@@ -47,12 +53,19 @@ describe('a YouTube upload kept private', () => {
 
     expect(outcome.name).toBe('post.published');
     expect(outcome.data.warnings).toEqual([lockWarning]);
-    expect((await publishedOn(h.sandbox, 'youtube')).filter((p) => p.userId === yt.userId)).toEqual([expect.objectContaining({ details: expect.objectContaining({ privacyStatus: 'private' }) })]);
+    expect((await publishedOn(h.sandbox, 'youtube')).filter((p) => p.userId === yt.userId)).toEqual([
+      expect.objectContaining({ details: expect.objectContaining({ privacyStatus: 'private' }) }),
+    ]);
   });
 
   test('when the upload answer is lost, then the session probe reads the status back and the lock is still told', async () => {
     const yt = await h.profile('youtube');
-    await sandboxControl(h.sandbox, 'POST', '/faults', { platform: 'youtube', mode: 'timeout', operation: 'publish', applied: true });
+    await sandboxControl(h.sandbox, 'POST', '/faults', {
+      platform: 'youtube',
+      mode: 'timeout',
+      operation: 'publish',
+      applied: true,
+    });
 
     const { outcome, lines } = await publishOne(yt, {});
 
@@ -88,17 +101,26 @@ describe('a YouTube upload kept private', () => {
     const items = (await publishedOn(h.sandbox, 'youtube')).filter((p) => p.userId === yt.userId);
     expect(items).toHaveLength(1);
     expect(outcome.name).toBe('post.failed');
-    expect(outcome.data.reason).toMatch(new RegExp(`^The post asks for a public YouTube video, but .* The video was uploaded and stays private on the channel \\(id ${items[0].id}\\)\\.`));
+    expect(outcome.data.reason).toMatch(
+      new RegExp(
+        `^The post asks for a public YouTube video, but .* The video was uploaded and stays private on the channel \\(id ${items[0].id}\\)\\.`,
+      ),
+    );
     expect((await h.attempt(job.postId))!.tries).toBe(1);
   });
 
   test('when YOUTUBE_PRIVATE_LOCK=fail and the project is not audited, then a public post fails before anything is uploaded', async () => {
     const yt = await h.profile('youtube');
 
-    const { outcome, lines } = await withPublisher({ YOUTUBE_PRIVATE_LOCK: 'fail', YOUTUBE_PROJECT_AUDITED: 'false' }, () => publishOne(yt, {}));
+    const { outcome, lines } = await withPublisher(
+      { YOUTUBE_PRIVATE_LOCK: 'fail', YOUTUBE_PROJECT_AUDITED: 'false' },
+      () => publishOne(yt, {}),
+    );
 
     expect(outcome.name).toBe('post.failed');
-    expect(outcome.data.reason).toMatch(/^The post asks for a public YouTube video, .* Nothing was uploaded\. Set privacyStatus to private, or have the Google API project audited/);
+    expect(outcome.data.reason).toMatch(
+      /^The post asks for a public YouTube video, .* Nothing was uploaded\. Set privacyStatus to private, or have the Google API project audited/,
+    );
     expect(lines).toEqual([]);
   });
 });

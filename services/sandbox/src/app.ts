@@ -3,6 +3,8 @@ import express, { type Express, type RequestHandler } from 'express';
 import { commentsControlRouter } from './comments/control';
 import { facebookRepliesRouter, instagramRepliesRouter } from './comments/reply-routes';
 import { threadsReplyGate } from './comments/threads-reply-gate';
+import { facebookPostCommentsRouter, instagramMediaCommentsRouter } from './comments/post-comment-routes';
+import { youtubeCommentThreadsRouter } from './youtube/comment-threads';
 import { controlRouter } from './control';
 import { mountInsights } from './insights/mount-insights';
 import { oauthRouter } from './oauth/routes';
@@ -12,6 +14,8 @@ import { facebookGraphRouter, facebookRuploadRouter, facebookVideoRouter } from 
 import { instagramRouter } from './instagram/routes';
 import { tiktokRouter, tiktokUploadRouter } from './tiktok/routes';
 import { youtubeRouter } from './youtube/routes';
+import { blueskyRouter } from './bluesky/routes';
+import { mastodonRouter } from './mastodon/routes';
 import { threadsExtras } from './meta/platform-gate';
 import { graphGateRouter, graphVersionGate, retiredVideoHostGate } from './meta/graph-rules';
 
@@ -33,6 +37,10 @@ export const SANDBOX_PATHS = {
   tiktokUpload: '/tiktok-upload',
   /** YouTube's upload API is `${url}/youtube/upload/youtube/v3`. */
   youtube: '/youtube',
+  /** A Bluesky PDS: XRPC at `${url}/bluesky/xrpc/{nsid}`. */
+  bluesky: '/bluesky',
+  /** Mastodon instances: `${url}/mastodon/{instance}/api/…` and `/oauth/…`. */
+  mastodon: '/mastodon',
   control: '/__sandbox',
 } as const;
 
@@ -52,7 +60,10 @@ export function createSandboxApp(opts: CreateSandboxAppOptions = {}): { app: Exp
   app.disable('x-powered-by');
   app.set('etag', false);
 
-  app.use([SANDBOX_PATHS.instagram, SANDBOX_PATHS.facebook, SANDBOX_PATHS.facebookVideo], graphGateRouter(state, logger, graphVersionGate(state)));
+  app.use(
+    [SANDBOX_PATHS.instagram, SANDBOX_PATHS.facebook, SANDBOX_PATHS.facebookVideo],
+    graphGateRouter(state, logger, graphVersionGate(state)),
+  );
   app.use(exceptPlatformApis(oauthRouter(state)));
   app.use(SANDBOX_PATHS.facebookVideo, graphGateRouter(state, logger, retiredVideoHostGate(state)));
   mountInsights(app, state, logger, SANDBOX_PATHS);
@@ -63,13 +74,18 @@ export function createSandboxApp(opts: CreateSandboxAppOptions = {}): { app: Exp
   app.use(SANDBOX_PATHS.threads, latency(state), threadsRouter(state, logger));
   app.use(SANDBOX_PATHS.instagram, instagramRouter(state, logger));
   app.use(SANDBOX_PATHS.instagram, instagramRepliesRouter(state, logger));
+  app.use(SANDBOX_PATHS.instagram, instagramMediaCommentsRouter(state, logger));
   app.use(SANDBOX_PATHS.facebook, facebookGraphRouter(state, logger));
+  app.use(SANDBOX_PATHS.facebook, facebookPostCommentsRouter(state, logger));
   app.use(SANDBOX_PATHS.facebook, facebookRepliesRouter(state, logger));
   app.use(SANDBOX_PATHS.facebookVideo, facebookVideoRouter(state, logger));
   app.use(SANDBOX_PATHS.facebookRupload, facebookRuploadRouter(state, logger));
   app.use(SANDBOX_PATHS.tiktok, tiktokRouter(state, logger));
   app.use(SANDBOX_PATHS.tiktokUpload, tiktokUploadRouter(state, logger));
   app.use(SANDBOX_PATHS.youtube, youtubeRouter(state, logger));
+  app.use(SANDBOX_PATHS.youtube, youtubeCommentThreadsRouter(state, logger));
+  app.use(SANDBOX_PATHS.bluesky, blueskyRouter(state, logger));
+  app.use(SANDBOX_PATHS.mastodon, mastodonRouter(state, logger));
 
   app.use((req, res) => {
     res.status(404).json({ error: `The sandbox has no route ${req.method} ${req.path}.`, code: 'not_found' });
@@ -82,12 +98,24 @@ export function createSandboxApp(opts: CreateSandboxAppOptions = {}): { app: Exp
  * (`/threads/oauth/…`, `/facebook/dialog/oauth`, `/tiktok/v2/auth/…`, `/youtube/v3/channels`),
  * so an API request skips their dozens of route checks.
  */
-const PLATFORM_API_PREFIXES = [SANDBOX_PATHS.threads, SANDBOX_PATHS.facebookRupload, SANDBOX_PATHS.tiktokUpload, '/tiktok/v2/post', '/youtube/upload'].map((p) => `${p}/`);
+const PLATFORM_API_PREFIXES = [
+  SANDBOX_PATHS.threads,
+  SANDBOX_PATHS.facebookRupload,
+  SANDBOX_PATHS.tiktokUpload,
+  '/tiktok/v2/post',
+  '/youtube/upload',
+  SANDBOX_PATHS.bluesky,
+  SANDBOX_PATHS.mastodon,
+].map((p) => `${p}/`);
 /** Versioned Graph paths, except Facebook Login's (`/facebook/v26.0/dialog/oauth`, `/oauth/access_token`, `/me/accounts`). */
-const GRAPH_API_PATH = /^\/(?:instagram|facebook|facebook-video)\/v\d+\.\d+\/(?!dialog\/oauth|oauth\/access_token$|me\/accounts$)/;
+const GRAPH_API_PATH =
+  /^\/(?:instagram|facebook|facebook-video)\/v\d+\.\d+\/(?!dialog\/oauth|oauth\/access_token$|me\/accounts$)/;
 
 function exceptPlatformApis(handler: RequestHandler): RequestHandler {
-  return (req, res, next) => (PLATFORM_API_PREFIXES.some((p) => req.path.startsWith(p)) || GRAPH_API_PATH.test(req.path) ? next() : handler(req, res, next));
+  return (req, res, next) =>
+    PLATFORM_API_PREFIXES.some((p) => req.path.startsWith(p)) || GRAPH_API_PATH.test(req.path)
+      ? next()
+      : handler(req, res, next);
 }
 
 /** Delays every platform response by the current latencyMs. */

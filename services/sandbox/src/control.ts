@@ -8,7 +8,18 @@ import type { SandboxState } from './state';
 const PlatformSchema = Type.Union(PLATFORMS.map((p) => Type.Literal(p)));
 
 const CreateUser = Type.Object(
-  { platform: PlatformSchema, handle: Type.String({ pattern: '^[A-Za-z0-9._]{1,30}$' }), private: Type.Optional(Type.Boolean({ description: 'TikTok: a private account' })) },
+  {
+    platform: PlatformSchema,
+    handle: Type.String({ pattern: '^[A-Za-z0-9._]{1,30}$' }),
+    private: Type.Optional(Type.Boolean({ description: 'TikTok: a private account' })),
+    instance: Type.Optional(
+      Type.String({
+        pattern: '^[a-z0-9.-]{1,253}$',
+        description:
+          'Mastodon: the instance the account lives on (default mastodon.example); the handle becomes username@instance',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
@@ -50,19 +61,27 @@ const MetaThrottleSettings = Type.Object(
 );
 
 const TikTokAuditSettings = Type.Object(
-  { unaudited: Type.Optional(Type.Boolean()), usersPerDay: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })) },
+  {
+    unaudited: Type.Optional(Type.Boolean()),
+    usersPerDay: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  },
   { additionalProperties: false },
 );
 
 const TikTokLimitSettings = Type.Object(
-  { verifiedUrlPrefixes: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { maxItems: 100 }), Type.Null()])) },
+  {
+    verifiedUrlPrefixes: Type.Optional(
+      Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { maxItems: 100 }), Type.Null()]),
+    ),
+    maxVideoPostDurationSec: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
+  },
   { additionalProperties: false },
 );
 
 /**
  * `/__sandbox`: what tests and `pnpm start` use to drive the emulated platforms.
  *
- * - POST /users {platform, handle, private? (TikTok: a private account)} → 201 {platform, userId, accessToken, handle}
+ * - POST /users {platform, handle, private? (TikTok: a private account), instance? (Mastodon)} → 201 {platform, userId, accessToken, handle}
  * - POST /users/:userId/revoke → the user's token now answers "session invalidated" (190/460)
  * - GET /published[?platform=&userId=] → every post that went live, oldest first
  * - POST /faults {platform, mode, operation?, count?, code?, subcode?, status?, message?, applied?} → queue failures; mode none clears
@@ -72,17 +91,31 @@ const TikTokLimitSettings = Type.Object(
  * - GET /requests[?platform=&since=] → every request the emulated platforms received (protocol headers and bodies, no tokens)
  * - POST /meta-throttle {platform, windowMs?, appCalls?, appCallsPerUser?, accountCalls?} → Meta's call budgets per rolling window (null: unlimited)
  * - POST /tiktok/audit {unaudited?, usersPerDay?} → the TikTok client's audit state (unaudited, 5 users a day, by default)
- * - POST /tiktok/limits {verifiedUrlPrefixes? (null: any URL)} → the URL prefixes TikTok pulls from (default: Postbus's development /files/)
+ * - POST /tiktok/limits {verifiedUrlPrefixes? (null: any URL), maxVideoPostDurationSec?} → the URL prefixes TikTok pulls from (default: Postbus's development /files/) and the creators' longest video (creator_info; default 600 s)
  * - POST /reset → forget everything (204)
  */
 export function controlRouter(state: SandboxState): Router {
   const router = Router();
   router.use(express.json());
+  addUserRoutes(router, state);
+  addFaultRoutes(router, state);
+  addSettingRoutes(router, state);
+  router.use((req) => {
+    throw new AppError('not_found', `The sandbox has no control endpoint ${req.method} ${req.originalUrl}.`);
+  });
+  router.use(controlErrorHandler);
+  return router;
+}
 
+/** Users of the emulated platforms and what they published. */
+function addUserRoutes(router: Router, state: SandboxState): void {
   router.post('/users', (req, res) => {
     const input = assertValid(CreateUser, req.body, 'user');
-    const user = state.users.create(input.platform, input.handle, new Date(state.now()), { privateAccount: input.private });
-    res.status(201).json({ platform: user.platform, userId: user.userId, accessToken: user.accessToken, handle: user.handle });
+    const handle = input.platform === 'mastodon' && input.instance ? `${input.handle}@${input.instance}` : input.handle;
+    const user = state.users.create(input.platform, handle, new Date(state.now()), { privateAccount: input.private });
+    res
+      .status(201)
+      .json({ platform: user.platform, userId: user.userId, accessToken: user.accessToken, handle: user.handle });
   });
 
   router.post('/users/:userId/revoke', (req, res) => {
@@ -96,7 +129,10 @@ export function controlRouter(state: SandboxState): Router {
     const userId = typeof req.query.userId === 'string' ? req.query.userId : undefined;
     res.json(state.published.list({ platform, userId }));
   });
+}
 
+/** Failures to inject, and the requests the platforms received. */
+function addFaultRoutes(router: Router, state: SandboxState): void {
   router.post('/faults', (req, res) => {
     const input = assertValid(AddFault, req.body, 'fault');
     if (input.mode === 'none') {
@@ -117,13 +153,21 @@ export function controlRouter(state: SandboxState): Router {
 
   router.get('/requests', (req, res) => {
     const since = Number(req.query.since ?? 0);
-    res.json(state.requests.list({ platform: optionalPlatform(req.query.platform), since: Number.isFinite(since) ? since : 0 }));
+    res.json(
+      state.requests.list({
+        platform: optionalPlatform(req.query.platform),
+        since: Number.isFinite(since) ? since : 0,
+      }),
+    );
   });
 
   router.get('/faults', (req, res) => {
     res.json({ faults: state.faults.list(optionalPlatform(req.query.platform)) });
   });
+}
 
+/** Timing, throttling, TikTok's audit and pull limits, and a reset of everything. */
+function addSettingRoutes(router: Router, state: SandboxState): void {
   router.post('/settings', (req, res) => {
     const input = assertValid(Settings, req.body ?? {}, 'settings');
     if (input.platform) {
@@ -131,7 +175,8 @@ export function controlRouter(state: SandboxState): Router {
       res.json({ platform, ...state.platformSettings.set(platform, own), effective: state.settingsFor(platform) });
       return;
     }
-    if (input.throttlePerMinute !== undefined) throw new AppError('validation_error', 'throttlePerMinute is set per platform: add "platform".');
+    if (input.throttlePerMinute !== undefined)
+      throw new AppError('validation_error', 'throttlePerMinute is set per platform: add "platform".');
     state.settings = { ...state.settings, ...input };
     res.json(state.settings);
   });
@@ -157,17 +202,15 @@ export function controlRouter(state: SandboxState): Router {
     state.reset();
     res.status(204).end();
   });
-
-  router.use((req) => {
-    throw new AppError('not_found', `The sandbox has no control endpoint ${req.method} ${req.originalUrl}.`);
-  });
-  router.use(controlErrorHandler);
-  return router;
 }
 
 function optionalPlatform(value: unknown): Platform | undefined {
   if (value === undefined || value === '') return undefined;
-  if (!isPlatform(value)) throw new AppError('unsupported_platform', `Unknown platform ${JSON.stringify(value)}; use one of ${PLATFORMS.join(', ')}.`);
+  if (!isPlatform(value))
+    throw new AppError(
+      'unsupported_platform',
+      `Unknown platform ${JSON.stringify(value)}; use one of ${PLATFORMS.join(', ')}.`,
+    );
   return value;
 }
 

@@ -3,8 +3,12 @@ import type { Platform } from '@postbus/contracts';
 export const FAULT_MODES = ['error', 'throttle', 'timeout', 'none'] as const;
 export type FaultMode = (typeof FAULT_MODES)[number];
 
-/** Which calls a fault hits: container/upload creation, status polls, the publish call, other reads, byte uploads, or any of them. */
-export const FAULT_OPERATIONS = ['create', 'status', 'publish', 'read', 'upload', 'any'] as const;
+/**
+ * Which calls a fault hits: container/upload creation, status polls, the publish call, other reads,
+ * byte uploads, a comment on a published post (Instagram and Facebook comments, a Threads reply's
+ * publish, YouTube commentThreads.insert), or any of them.
+ */
+export const FAULT_OPERATIONS = ['create', 'status', 'publish', 'read', 'upload', 'comment', 'any'] as const;
 export type FaultOperation = (typeof FAULT_OPERATIONS)[number];
 
 export interface FaultSpec {
@@ -46,7 +50,9 @@ export class FaultQueue {
 
   /** The first queued fault of the platform that hits this operation, consumed by one call. */
   take(platform: Platform, operation: Exclude<FaultOperation, 'any'>): Fault | undefined {
-    const fault = this.faults.find((f) => f.platform === platform && (f.operation === operation || f.operation === 'any'));
+    const fault = this.faults.find(
+      (f) => f.platform === platform && (f.operation === operation || f.operation === 'any'),
+    );
     if (!fault) return undefined;
     fault.count -= 1;
     if (fault.count <= 0) this.faults = this.faults.filter((f) => f !== fault);

@@ -7,5 +7,8 @@ const MARK = '\u0000int64:';
 const MARKED = /"\\u0000int64:(-?\d+)"/g;
 
 export function stringifyWithInt64(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${MARK}${v.toString()}` : v)).replace(MARKED, '$1');
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${MARK}${v.toString()}` : v)).replace(
+    MARKED,
+    '$1',
+  );
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Lifecycle, createLogger, runMain } from '@postbus/kit';
 import { createSandboxApp, SANDBOX_PATHS, type CreateSandboxAppOptions } from './app';
 import { loadSandboxConfig } from './config';
-import type { SandboxState } from './state';
+import { DEFAULT_MEDIA_INSPECTION, type SandboxState } from './state';
 
 export { createSandboxApp, SANDBOX_PATHS, type CreateSandboxAppOptions } from './app';
 export type { SandboxAppOptions, SandboxSettings } from './state';
@@ -66,8 +66,14 @@ if (require.main === module) {
       processingDelayMs: config.SANDBOX_PROCESSING_DELAY_MS,
       latencyMs: config.SANDBOX_LATENCY_MS,
       threads: { quotaTotal: config.SANDBOX_THREADS_QUOTA_TOTAL },
+      mediaInspection: config.SANDBOX_FFPROBE_PATH
+        ? { ...DEFAULT_MEDIA_INSPECTION, ffprobePath: config.SANDBOX_FFPROBE_PATH }
+        : null,
       tiktok: { verifiedUrlPrefixes: config.SANDBOX_TIKTOK_VERIFIED_URL_PREFIXES },
-      tiktokAudit: { unaudited: !config.SANDBOX_TIKTOK_AUDITED, usersPerDay: config.SANDBOX_TIKTOK_UNAUDITED_USERS_PER_DAY },
+      tiktokAudit: {
+        unaudited: !config.SANDBOX_TIKTOK_AUDITED,
+        usersPerDay: config.SANDBOX_TIKTOK_UNAUDITED_USERS_PER_DAY,
+      },
       logger,
     });
     logger.info('sandbox listening', { url: sandbox.url, threads: `${sandbox.url}${SANDBOX_PATHS.threads}` });

@@ -32,7 +32,8 @@ export class PublishedLog {
 
   list(filter: { platform?: Platform; userId?: string } = {}): PublishedItem[] {
     return this.items.filter(
-      (item) => (!filter.platform || item.platform === filter.platform) && (!filter.userId || item.userId === filter.userId),
+      (item) =>
+        (!filter.platform || item.platform === filter.platform) && (!filter.userId || item.userId === filter.userId),
     );
   }
 

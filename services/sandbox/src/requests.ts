@@ -1,5 +1,5 @@
 import type { Platform } from '@postbus/contracts';
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 
 /** One request an emulated platform received, as tests compare it: what a client sent, never a token. */
 export interface ReceivedRequest {
@@ -47,7 +47,9 @@ export class RequestLog {
   }
 
   list(filter: { platform?: Platform; since?: number } = {}): ReceivedRequest[] {
-    return this.items.filter((r) => (!filter.platform || r.platform === filter.platform) && (!filter.since || r.seq > filter.since));
+    return this.items.filter(
+      (r) => (!filter.platform || r.platform === filter.platform) && (!filter.since || r.seq > filter.since),
+    );
   }
 
   clear(): void {
@@ -68,8 +70,13 @@ export function recordRequests(log: RequestLog, platform: Platform, now: () => n
     }
     const scheme = /^(Bearer|OAuth)\s/i.exec(req.get('authorization') ?? '')?.[1] ?? null;
     const query: Record<string, string> = {};
-    for (const [key, value] of Object.entries(req.query)) if (typeof value === 'string' && key !== 'access_token') query[key] = value;
-    const body = req.body && typeof req.body === 'object' && !Buffer.isBuffer(req.body) && Object.keys(req.body).length ? withoutToken(req.body) : null;
+    for (const [key, value] of Object.entries(req.query))
+      if (typeof value === 'string' && key !== 'access_token') query[key] = value;
+    const parsed: unknown = req.body;
+    const body =
+      parsed && typeof parsed === 'object' && !Buffer.isBuffer(parsed) && Object.keys(parsed).length
+        ? withoutToken(parsed as Record<string, unknown>)
+        : null;
     res.locals.received = log.record({
       platform,
       method: req.method,
@@ -83,6 +90,12 @@ export function recordRequests(log: RequestLog, platform: Platform, now: () => n
     });
     next();
   };
+}
+
+/** Fills in the length of a binary body on the request being recorded (see recordRequests). */
+export function recordBodyBytes(res: Response, bytes: number): void {
+  const received = res.locals.received as ReceivedRequest | undefined;
+  if (received) received.bodyBytes = bytes;
 }
 
 function withoutToken(body: Record<string, unknown>): Record<string, unknown> {

@@ -13,6 +13,8 @@ import { RequestLog } from './requests';
 import { TikTokStore, type TikTokLimits } from './tiktok/store';
 import type { TikTokAudit } from './tiktok/audit';
 import { YouTubeStore, type YouTubeLimits } from './youtube/store';
+import { BlueskyStore, type BlueskyLimits } from './bluesky/store';
+import { MastodonStore, type MastodonSandboxLimits } from './mastodon/store';
 import type { Platform } from '@postbus/contracts';
 import { MetaThrottleStore, type MetaPlatform, type MetaThrottleRule } from './meta/meta-throttle';
 import { DEFAULT_GRAPH_RULES, type GraphRules } from './meta/graph-rules';
@@ -36,11 +38,25 @@ export interface SandboxAppOptions {
   /** The TikTok client's audit state: unaudited (5 users a day, SELF_ONLY, private accounts) unless relaxed. */
   tiktokAudit?: Partial<TikTokAudit>;
   youtube?: Partial<YouTubeLimits>;
+  /** The emulated PDS's session lifetimes and blob size cap. */
+  bluesky?: Partial<BlueskyLimits>;
+  /** The emulated Mastodon instances' limits and media processing time. */
+  mastodon?: Partial<MastodonSandboxLimits>;
   /** Graph versions and hosts Facebook and Instagram no longer serve (refused by default). */
   graph?: Partial<GraphRules>;
   /** Meta's call budgets per rolling window (an hour; 24 h for Threads); on by default (DEFAULT_META_THROTTLE), null relaxes one. */
   metaThrottle?: Partial<Record<MetaPlatform, Partial<MetaThrottleRule>>>;
+  /** How the emulators read stored media to judge it as the platform would (ffprobe); null turns it off. */
+  mediaInspection?: MediaInspection | null;
 }
+
+export interface MediaInspection {
+  ffprobePath: string;
+  /** Longest read of one file, download and ffprobe each. */
+  timeoutMs: number;
+}
+
+export const DEFAULT_MEDIA_INSPECTION: MediaInspection = { ffprobePath: '/usr/bin/ffprobe', timeoutMs: 10_000 };
 
 /** Everything the sandbox remembers: users, published posts, queued faults and each platform's objects. */
 export class SandboxState {
@@ -55,6 +71,8 @@ export class SandboxState {
   readonly facebook: FacebookStore;
   readonly tiktok: TikTokStore;
   readonly youtube: YouTubeStore;
+  readonly bluesky: BlueskyStore;
+  readonly mastodon: MastodonStore;
   /** Comments on Instagram accounts and Facebook Pages, their webhook subscriptions and the replies made. */
   readonly comments = new CommentStore();
   /** Every request the emulated platforms received (GET /__sandbox/requests). */
@@ -63,6 +81,7 @@ export class SandboxState {
   readonly platformSettings = new PlatformSettingsStore();
   /** Meta's call budgets and the calls counted against them (POST /__sandbox/meta-throttle). */
   readonly metaThrottle: MetaThrottleStore;
+  readonly mediaInspection: MediaInspection | null;
   settings: SandboxSettings;
   /** What Facebook and Instagram Graph refuse: expired versions, the retired video host. */
   graphRules: GraphRules;
@@ -81,7 +100,10 @@ export class SandboxState {
     this.facebook = new FacebookStore(opts.facebook);
     this.tiktok = new TikTokStore(opts.tiktok, opts.tiktokAudit);
     this.youtube = new YouTubeStore(opts.youtube);
+    this.bluesky = new BlueskyStore(opts.bluesky);
+    this.mastodon = new MastodonStore(opts.mastodon);
     this.metaThrottle = new MetaThrottleStore(opts.metaThrottle);
+    this.mediaInspection = opts.mediaInspection === undefined ? DEFAULT_MEDIA_INSPECTION : opts.mediaInspection;
   }
 
   /** The settings a platform runs with: its own overrides over the sandbox-wide ones. */
@@ -105,6 +127,8 @@ export class SandboxState {
     this.facebook.clear();
     this.tiktok.clear();
     this.youtube.clear();
+    this.bluesky.clear();
+    this.mastodon.clear();
     this.comments.clear();
     this.requests.clear();
     this.platformSettings.clear();

@@ -20,6 +20,10 @@ const TOKEN_PREFIX: Record<Platform, string> = {
   facebook: 'EAAB',
   tiktok: 'act.',
   youtube: 'ya29.',
+  // A Bluesky user's token is its app password (createSession trades it for session JWTs): https://atproto.com/specs/xrpc#app-passwords
+  bluesky: 'bsky-app-',
+  // A Mastodon user's handle is `username@instance`; this token works on its instance as one with every scope.
+  mastodon: 'mtok_',
 };
 
 /** Accounts on the emulated platforms and the access tokens the sandbox recognises. */

@@ -15,7 +15,8 @@ beforeEach(async () => {
   page = await newUser(sandbox, 'facebook', 'the.page');
 });
 
-const post = (path: string, form: Record<string, string>, base = graph) => call(`${base}/${path}`, { token: page.accessToken, form });
+const post = (path: string, form: Record<string, string>, base = graph) =>
+  call(`${base}/${path}`, { token: page.accessToken, form });
 
 async function startReel(): Promise<{ videoId: string; uploadUrl: string }> {
   const { body } = await post(`${page.userId}/video_reels`, { upload_phase: 'start' });
@@ -23,7 +24,13 @@ async function startReel(): Promise<{ videoId: string; uploadUrl: string }> {
 }
 
 const upload = (url: string, bytes: number, offset = 0, size = bytes) =>
-  call(url, { method: 'POST', token: page.accessToken, scheme: 'OAuth', headers: { offset: String(offset), file_size: String(size) }, body: new Uint8Array(bytes) });
+  call(url, {
+    method: 'POST',
+    token: page.accessToken,
+    scheme: 'OAuth',
+    headers: { offset: String(offset), file_size: String(size) },
+    body: new Uint8Array(bytes),
+  });
 
 describe('the Facebook Pages emulator', () => {
   test('when a feed post with a link is made, then it is live with a permalink and recorded once', async () => {
@@ -31,9 +38,20 @@ describe('the Facebook Pages emulator', () => {
 
     expect(res.body.id).toMatch(new RegExp(`^${page.userId}_\\d+$`));
     const read = await call(`${graph}/${res.body.id}?fields=permalink_url,message`, { token: page.accessToken });
-    expect(read.body).toEqual({ id: res.body.id, permalink_url: expect.stringMatching(/^https:\/\/www\.facebook\.com\/\d+\/posts\/\d+$/), message: 'Hello' });
+    expect(read.body).toEqual({
+      id: res.body.id,
+      permalink_url: expect.stringMatching(/^https:\/\/www\.facebook\.com\/\d+\/posts\/\d+$/),
+      message: 'Hello',
+    });
     const published = (await control(sandbox, 'GET', '/published?platform=facebook')).body;
-    expect(published).toEqual([expect.objectContaining({ id: res.body.id, mediaType: 'LINK', text: 'Hello', details: { link: 'https://example.com' } })]);
+    expect(published).toEqual([
+      expect.objectContaining({
+        id: res.body.id,
+        mediaType: 'LINK',
+        text: 'Hello',
+        details: { link: 'https://example.com' },
+      }),
+    ]);
   });
 
   test('when a feed post has neither message, link nor media, then it is refused with code 100', async () => {
@@ -43,33 +61,74 @@ describe('the Facebook Pages emulator', () => {
   test('when unpublished photos are attached to a feed post, then one album post goes live and the photos cannot be reused', async () => {
     const a = await post(`${page.userId}/photos`, { url: 'https://cdn/a.jpg', published: 'false' });
     expect(a.body.post_id).toBeUndefined();
-    const feed = await post(`${page.userId}/feed`, { message: 'Album', 'attached_media[0]': JSON.stringify({ media_fbid: a.body.id }) });
+    const feed = await post(`${page.userId}/feed`, {
+      message: 'Album',
+      'attached_media[0]': JSON.stringify({ media_fbid: a.body.id }),
+    });
     expect(feed.status).toBe(200);
-    expect((await post(`${page.userId}/feed`, { message: 'Again', 'attached_media[0]': JSON.stringify({ media_fbid: a.body.id }) })).body.error.code).toBe(100);
+    expect(
+      (
+        await post(`${page.userId}/feed`, {
+          message: 'Again',
+          'attached_media[0]': JSON.stringify({ media_fbid: a.body.id }),
+        })
+      ).body.error.code,
+    ).toBe(100);
   });
 
   test('when a reel is started, uploaded in two parts and finished, then its status moves through processing to published', async () => {
     const { videoId, uploadUrl } = await startReel();
     expect(uploadUrl).toBe(`${sandbox.url}/rupload/video-upload/v26.0/${videoId}`);
-    expect((await post(`${page.userId}/video_reels`, { upload_phase: 'finish', video_id: videoId, video_state: 'PUBLISHED' })).body.error.message).toMatch(/upload is not complete/);
+    expect(
+      (
+        await post(`${page.userId}/video_reels`, {
+          upload_phase: 'finish',
+          video_id: videoId,
+          video_state: 'PUBLISHED',
+        })
+      ).body.error.message,
+    ).toMatch(/upload is not complete/);
 
     expect((await upload(uploadUrl, 600, 0, 1000)).body).toEqual({ success: true });
     expect((await upload(uploadUrl, 400, 0, 1000)).body.error.message).toMatch(/continue at offset 600/);
     expect((await upload(uploadUrl, 400, 600, 1000)).body).toEqual({ success: true });
-    expect((await post(`${page.userId}/video_reels`, { upload_phase: 'finish', video_id: videoId, video_state: 'PUBLISHED', description: 'Reel' })).body).toEqual({ success: true });
+    expect(
+      (
+        await post(`${page.userId}/video_reels`, {
+          upload_phase: 'finish',
+          video_id: videoId,
+          video_state: 'PUBLISHED',
+          description: 'Reel',
+        })
+      ).body,
+    ).toEqual({ success: true });
 
-    const status = async () => (await call(`${graph}/${videoId}?fields=status`, { token: page.accessToken })).body.status;
-    expect(await status()).toMatchObject({ uploading_phase: { status: 'complete', bytes_transferred: 1000 }, processing_phase: { status: 'in_progress' }, publishing_phase: { status: 'in_progress' } });
+    const status = async () =>
+      (await call(`${graph}/${videoId}?fields=status`, { token: page.accessToken })).body.status;
+    expect(await status()).toMatchObject({
+      uploading_phase: { status: 'complete', bytes_transferred: 1000 },
+      processing_phase: { status: 'in_progress' },
+      publishing_phase: { status: 'in_progress' },
+    });
     await sleep(70);
-    expect(await status()).toMatchObject({ video_status: 'ready', publishing_phase: { status: 'complete', publish_status: 'published' } });
-    expect((await control(sandbox, 'GET', '/published?platform=facebook')).body).toEqual([expect.objectContaining({ id: videoId, mediaType: 'REELS', bytes: 1000, text: 'Reel' })]);
+    expect(await status()).toMatchObject({
+      video_status: 'ready',
+      publishing_phase: { status: 'complete', publish_status: 'published' },
+    });
+    expect((await control(sandbox, 'GET', '/published?platform=facebook')).body).toEqual([
+      expect.objectContaining({ id: videoId, mediaType: 'REELS', bytes: 1000, text: 'Reel' }),
+    ]);
   });
 
   test('when the Page has used its reels for the day, then finishing another answers code 9', async () => {
     for (const expected of [200, 400]) {
       const { videoId, uploadUrl } = await startReel();
       await upload(uploadUrl, 10);
-      const res = await post(`${page.userId}/video_reels`, { upload_phase: 'finish', video_id: videoId, video_state: 'PUBLISHED' });
+      const res = await post(`${page.userId}/video_reels`, {
+        upload_phase: 'finish',
+        video_id: videoId,
+        video_state: 'PUBLISHED',
+      });
       expect(res.status).toBe(expected);
       if (expected === 400) expect(res.body.error.code).toBe(9);
     }
@@ -79,28 +138,45 @@ describe('the Facebook Pages emulator', () => {
     const res = await post(`${page.userId}/videos`, { file_url: 'https://cdn/v.mp4', description: 'D', title: 'T' });
 
     expect(res.body.id).toMatch(/^\d+$/);
-    expect((await control(sandbox, 'GET', '/published?platform=facebook')).body).toEqual([expect.objectContaining({ mediaType: 'VIDEO', title: 'T', mediaUrls: ['https://cdn/v.mp4'] })]);
+    expect((await control(sandbox, 'GET', '/published?platform=facebook')).body).toEqual([
+      expect.objectContaining({ mediaType: 'VIDEO', title: 'T', mediaUrls: ['https://cdn/v.mp4'] }),
+    ]);
   });
 
   test('when a Page video goes to the retired graph-video host, then Graph refuses it and nothing is published; relaxed, it is accepted', async () => {
     const videoHost = `${sandbox.url}/facebook-video/v26.0`;
     const refused = await post(`${page.userId}/videos`, { file_url: 'https://cdn/v.mp4' }, videoHost);
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatchObject({ code: 100, type: 'OAuthException', message: expect.stringMatching(/graph-video\.facebook\.com is retired/) });
+    expect(refused.body.error).toMatchObject({
+      code: 100,
+      type: 'OAuthException',
+      message: expect.stringMatching(/graph-video\.facebook\.com is retired/),
+    });
     expect((await control(sandbox, 'GET', '/published?platform=facebook')).body).toEqual([]);
 
     sandbox.state.graphRules.refuseGraphVideoHost = false;
-    expect((await post(`${page.userId}/videos`, { file_url: 'https://cdn/v.mp4' }, videoHost)).body.id).toMatch(/^\d+$/);
+    expect((await post(`${page.userId}/videos`, { file_url: 'https://cdn/v.mp4' }, videoHost)).body.id).toMatch(
+      /^\d+$/,
+    );
   });
 
   test('when a call names a Graph version Meta no longer serves, then code 2635 refuses it on Facebook and Instagram; relaxed, it is served', async () => {
     const ig = await newUser(sandbox, 'instagram', 'ig.user');
     const old = await post(`${page.userId}/feed`, { message: 'Old' }, `${sandbox.url}/facebook/v20.0`);
     expect(old.status).toBe(400);
-    expect(old.body.error).toMatchObject({ code: 2635, type: 'OAuthException', message: expect.stringMatching(/deprecated version.*v20\.0/) });
-    const igOld = await call(`${sandbox.url}/instagram/v19.0/${ig.userId}/content_publishing_limit`, { token: ig.accessToken });
+    expect(old.body.error).toMatchObject({
+      code: 2635,
+      type: 'OAuthException',
+      message: expect.stringMatching(/deprecated version.*v20\.0/),
+    });
+    const igOld = await call(`${sandbox.url}/instagram/v19.0/${ig.userId}/content_publishing_limit`, {
+      token: ig.accessToken,
+    });
     expect(igOld.body.error.code).toBe(2635);
-    expect((await call(`${sandbox.url}/instagram/v21.0/${ig.userId}/content_publishing_limit`, { token: ig.accessToken })).status).toBe(200);
+    expect(
+      (await call(`${sandbox.url}/instagram/v21.0/${ig.userId}/content_publishing_limit`, { token: ig.accessToken }))
+        .status,
+    ).toBe(200);
     expect((await control(sandbox, 'GET', '/published?platform=facebook')).body).toEqual([]);
 
     sandbox.state.graphRules.oldestVersion = null;
@@ -110,13 +186,23 @@ describe('the Facebook Pages emulator', () => {
   test.each([
     ['form body', true],
     ['query string', false],
-  ])('when a reel is finished with a 2,000-character caption in the %s, then it is published with the whole caption', async (_where, inBody) => {
-    const caption = 'Reel caption. '.repeat(143).slice(0, 2000);
-    const { videoId, uploadUrl } = await startReel();
-    await upload(uploadUrl, 10);
-    const fields = { upload_phase: 'finish', video_id: videoId, video_state: 'PUBLISHED', description: caption };
-    const res = inBody ? await post(`${page.userId}/video_reels`, fields) : await call(`${graph}/${page.userId}/video_reels?${new URLSearchParams(fields)}`, { method: 'POST', token: page.accessToken });
-    expect(res.body).toEqual({ success: true });
-    expect((await control(sandbox, 'GET', '/published?platform=facebook')).body).toEqual([expect.objectContaining({ id: videoId, text: caption })]);
-  });
+  ])(
+    'when a reel is finished with a 2,000-character caption in the %s, then it is published with the whole caption',
+    async (_where, inBody) => {
+      const caption = 'Reel caption. '.repeat(143).slice(0, 2000);
+      const { videoId, uploadUrl } = await startReel();
+      await upload(uploadUrl, 10);
+      const fields = { upload_phase: 'finish', video_id: videoId, video_state: 'PUBLISHED', description: caption };
+      const res = inBody
+        ? await post(`${page.userId}/video_reels`, fields)
+        : await call(`${graph}/${page.userId}/video_reels?${new URLSearchParams(fields).toString()}`, {
+            method: 'POST',
+            token: page.accessToken,
+          });
+      expect(res.body).toEqual({ success: true });
+      expect((await control(sandbox, 'GET', '/published?platform=facebook')).body).toEqual([
+        expect.objectContaining({ id: videoId, text: caption }),
+      ]);
+    },
+  );
 });

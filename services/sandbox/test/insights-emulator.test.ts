@@ -59,7 +59,11 @@ async function reported(platform: Platform, id: string): Promise<PlatformEngagem
 }
 
 const api = (path: string, accessToken: string) => ({ baseUrl: `${sandbox.url}${path}`, accessToken });
-const failure = (p: Promise<unknown>) => p.then(() => undefined, (err: unknown) => err as PlatformError);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (err: unknown) => err as PlatformError,
+  );
 
 describe("each platform's insights endpoint and client", () => {
   test('when a Threads or Instagram post is published, then /{id}/insights reports the figures the sandbox keeps', async () => {
@@ -101,21 +105,34 @@ describe("each platform's insights endpoint and client", () => {
     const film = published('youtube', channel, `yt${Date.now()}`);
 
     const fromTikTok = await getTikTokEngagement(api('/tiktok', creator.accessToken), clip);
-    const fromYouTube = await getYouTubeEngagement({ apiUrl: `${sandbox.url}/youtube/v3`, accessToken: channel.accessToken }, film);
+    const fromYouTube = await getYouTubeEngagement(
+      { apiUrl: `${sandbox.url}/youtube/v3`, accessToken: channel.accessToken },
+      film,
+    );
 
     expect(fromTikTok).toEqual(await reported('tiktok', clip));
     expect(fromYouTube).toEqual(await reported('youtube', film));
     expect(fromYouTube.shares).toBeNull();
   });
 
-  test('when a test sets an item\'s figures, then the platform reports them from then on', async () => {
+  test("when a test sets an item's figures, then the platform reports them from then on", async () => {
     const threads = await aUser('threads', 'insights_set');
     const id = published('threads', threads);
-    const { status, body } = await control(sandbox, 'POST', '/insights', { platform: 'threads', id, views: 4321, likes: 21 });
+    const { status, body } = await control(sandbox, 'POST', '/insights', {
+      platform: 'threads',
+      id,
+      views: 4321,
+      likes: 21,
+    });
     expect(status).toBe(200);
     expect(body).toMatchObject({ id, views: 4321, likes: 21 });
-    expect(await getThreadsEngagement(api('/threads/v1.0', threads.accessToken), id)).toMatchObject({ views: 4321, likes: 21 });
-    expect((await control(sandbox, 'POST', '/insights', { platform: 'threads', id: 'nope', views: 1 })).status).toBe(404);
+    expect(await getThreadsEngagement(api('/threads/v1.0', threads.accessToken), id)).toMatchObject({
+      views: 4321,
+      likes: 21,
+    });
+    expect((await control(sandbox, 'POST', '/insights', { platform: 'threads', id: 'nope', views: 1 })).status).toBe(
+      404,
+    );
   });
 
   test('when the same id is asked for twice, then the figures are the same (deterministic)', async () => {
@@ -145,14 +162,19 @@ describe('insights errors', () => {
     const creator = await aUser('tiktok', 'insights_gone');
     const channel = await aUser('youtube', 'insights_gone_yt');
     const tiktok = await failure(getTikTokEngagement(api('/tiktok', creator.accessToken), '7000000000000000000'));
-    const youtube = await failure(getYouTubeEngagement({ apiUrl: `${sandbox.url}/youtube/v3`, accessToken: channel.accessToken }, 'missing'));
-    for (const err of [tiktok, youtube]) expect(err).toMatchObject({ transient: false, code: 'not_listed', message: expect.stringMatching(/not listed/) });
+    const youtube = await failure(
+      getYouTubeEngagement({ apiUrl: `${sandbox.url}/youtube/v3`, accessToken: channel.accessToken }, 'missing'),
+    );
+    for (const err of [tiktok, youtube])
+      expect(err).toMatchObject({ transient: false, code: 'not_listed', message: expect.stringMatching(/not listed/) });
   });
 
   test('when Instagram is asked for a metric it does not have, then code 100', async () => {
     const ig = await aUser('instagram', 'insights_metric');
     const id = published('instagram', ig);
-    const res = await fetch(`${sandbox.url}/instagram/v21.0/${id}/insights?metric=impressions_forever`, { headers: { authorization: `Bearer ${ig.accessToken}` } });
+    const res = await fetch(`${sandbox.url}/instagram/v21.0/${id}/insights?metric=impressions_forever`, {
+      headers: { authorization: `Bearer ${ig.accessToken}` },
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: number } }).error.code).toBe(100);
   });

@@ -9,7 +9,12 @@ let ahead = 0;
 const PROCESSING_MS = 5_000;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, processingDelayMs: PROCESSING_MS, now: () => Date.now() + ahead, instagram: { quotaTotal: 2 } });
+  sandbox = await startSandbox({
+    port: 0,
+    processingDelayMs: PROCESSING_MS,
+    now: () => Date.now() + ahead,
+    instagram: { quotaTotal: 2 },
+  });
   base = `${sandbox.url}/instagram/v21.0`;
 });
 afterAll(() => sandbox.close());
@@ -18,9 +23,11 @@ beforeEach(async () => {
   user = await newUser(sandbox, 'instagram', 'ig.sandbox');
 });
 
-const create = (form: Record<string, string>) => call(`${base}/${user.userId}/media`, { token: user.accessToken, form });
+const create = (form: Record<string, string>) =>
+  call(`${base}/${user.userId}/media`, { token: user.accessToken, form });
 const status = (id: string) => call(`${base}/${id}?fields=status_code,status`, { token: user.accessToken });
-const publish = (id: string) => call(`${base}/${user.userId}/media_publish?creation_id=${id}`, { method: 'POST', token: user.accessToken });
+const publish = (id: string) =>
+  call(`${base}/${user.userId}/media_publish?creation_id=${id}`, { method: 'POST', token: user.accessToken });
 
 describe('the Instagram emulator', () => {
   test('when a reel container is created, then it is IN_PROGRESS, publishing it then fails with 2207027, and once FINISHED it publishes exactly once', async () => {
@@ -32,20 +39,32 @@ describe('the Instagram emulator', () => {
     expect((await status(body.id)).body.status_code).toBe('FINISHED');
     const first = await publish(body.id);
     expect(first.status).toBe(200);
-    expect((await publish(body.id)).body.error).toMatchObject({ code: 100, message: expect.stringMatching(/already been published/) });
+    expect((await publish(body.id)).body.error).toMatchObject({
+      code: 100,
+      message: expect.stringMatching(/already been published/),
+    });
     expect((await status(body.id)).body.status_code).toBe('PUBLISHED');
-    const media = await call(`${base}/${first.body.id}?fields=id,permalink,media_product_type`, { token: user.accessToken });
-    expect(media.body).toEqual({ id: first.body.id, permalink: expect.stringMatching(/^https:\/\/www\.instagram\.com\/reel\/[\w-]{11}\/$/), media_product_type: 'REELS' });
+    const media = await call(`${base}/${first.body.id}?fields=id,permalink,media_product_type`, {
+      token: user.accessToken,
+    });
+    expect(media.body).toEqual({
+      id: first.body.id,
+      permalink: expect.stringMatching(/^https:\/\/www\.instagram\.com\/reel\/[\w-]{11}\/$/),
+      media_product_type: 'REELS',
+    });
   });
 
   test('when the publishing quota is used, then media_publish answers 9/2207042 and content_publishing_limit shows the same counter', async () => {
-    for (let i = 0; i < 2; i++) expect((await publish((await create({ image_url: `https://cdn.example/${i}.jpg` })).body.id)).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await publish((await create({ image_url: `https://cdn.example/${i}.jpg` })).body.id)).status).toBe(200);
 
     const over = await publish((await create({ image_url: 'https://cdn.example/3.jpg' })).body.id);
 
     expect(over.status).toBe(400);
     expect(over.body.error).toMatchObject({ code: 9, error_subcode: 2207042 });
-    const limit = await call(`${base}/${user.userId}/content_publishing_limit?fields=quota_usage,config`, { token: user.accessToken });
+    const limit = await call(`${base}/${user.userId}/content_publishing_limit?fields=quota_usage,config`, {
+      token: user.accessToken,
+    });
     expect(limit.body).toEqual({ data: [{ quota_usage: 2, config: { quota_total: 2, quota_duration: 86_400 } }] });
   });
 
@@ -53,7 +72,11 @@ describe('the Instagram emulator', () => {
     [{ media_type: 'VIDEO', video_url: 'https://cdn.example/v.mp4' }, 100, undefined],
     [{ media_type: 'REELS', video_url: 'https://cdn.example/v.mp4', thumb_offset: '30000' }, 1, 2207057],
     [{ media_type: 'REELS' }, 100, undefined],
-    [{ image_url: 'https://cdn.example/a.jpg', caption: Array.from({ length: 31 }, (_, i) => `#t${i}`).join(' ') }, 100, 2207010],
+    [
+      { image_url: 'https://cdn.example/a.jpg', caption: Array.from({ length: 31 }, (_, i) => `#t${i}`).join(' ') },
+      100,
+      2207010,
+    ],
     [{ media_type: 'CAROUSEL', children: '1,2' }, 100, undefined],
   ])('when a container is created with %j, then it is refused with code %i / %s', async (form, code, subcode) => {
     const res = await create(form);
@@ -62,7 +85,10 @@ describe('the Instagram emulator', () => {
   });
 
   test('when media fails processing, then the container is ERROR with the subcode in its status, and a carousel with it is ERROR too', async () => {
-    const bad = await create({ image_url: 'https://cdn.example/fail-processing-2207004.jpg', is_carousel_item: 'true' });
+    const bad = await create({
+      image_url: 'https://cdn.example/fail-processing-2207004.jpg',
+      is_carousel_item: 'true',
+    });
     const good = await create({ image_url: 'https://cdn.example/ok.jpg', is_carousel_item: 'true' });
     const parent = await create({ media_type: 'CAROUSEL', children: `${bad.body.id},${good.body.id}` });
 
@@ -81,8 +107,14 @@ describe('the Instagram emulator', () => {
 
   test("when another account's token or an unknown token is used, then Graph's errors answer", async () => {
     const other = await newUser(sandbox, 'instagram', 'other');
-    expect((await call(`${base}/${user.userId}/media`, { token: other.accessToken, form: { image_url: 'https://a/b.jpg' } })).body.error).toMatchObject({ code: 100, error_subcode: 33 });
-    const unknown = await call(`${base}/${user.userId}/media`, { token: 'IGAAnope', form: { image_url: 'https://a/b.jpg' } });
+    expect(
+      (await call(`${base}/${user.userId}/media`, { token: other.accessToken, form: { image_url: 'https://a/b.jpg' } }))
+        .body.error,
+    ).toMatchObject({ code: 100, error_subcode: 33 });
+    const unknown = await call(`${base}/${user.userId}/media`, {
+      token: 'IGAAnope',
+      form: { image_url: 'https://a/b.jpg' },
+    });
     expect(unknown.status).toBe(401);
     expect(unknown.body.error.code).toBe(190);
   });

@@ -16,9 +16,12 @@ beforeEach(async () => {
   await control(sandbox, 'POST', '/reset');
 });
 
-const igLimit = (user: { userId: string; accessToken: string }) => call(`${sandbox.url}/instagram/v21.0/${user.userId}/content_publishing_limit`, { token: user.accessToken });
-const fbPage = (user: { userId: string; accessToken: string }) => call(`${sandbox.url}/facebook/v21.0/${user.userId}?fields=id`, { token: user.accessToken });
-const thLimit = (user: { userId: string; accessToken: string }) => call(`${sandbox.url}/threads/v1.0/${user.userId}/threads_publishing_limit`, { token: user.accessToken });
+const igLimit = (user: { userId: string; accessToken: string }) =>
+  call(`${sandbox.url}/instagram/v21.0/${user.userId}/content_publishing_limit`, { token: user.accessToken });
+const fbPage = (user: { userId: string; accessToken: string }) =>
+  call(`${sandbox.url}/facebook/v21.0/${user.userId}?fields=id`, { token: user.accessToken });
+const thLimit = (user: { userId: string; accessToken: string }) =>
+  call(`${sandbox.url}/threads/v1.0/${user.userId}/threads_publishing_limit`, { token: user.accessToken });
 
 describe("Meta's call budgets over a rolling window", () => {
   test('when nothing is set, then each account has Meta’s budgets (4800 an hour on Graph, 48,000 a day on Threads) and no app budget', async () => {
@@ -92,7 +95,10 @@ describe("Meta's call budgets over a rolling window", () => {
 
   test('when one Instagram account spends its budget, then it gets 80002 with X-Business-Use-Case-Usage and the minutes to regain access, and others go on', async () => {
     await control(sandbox, 'POST', '/meta-throttle', { platform: 'instagram', accountCalls: 2 });
-    const [busy, other] = [await newUser(sandbox, 'instagram', 'ig_busy'), await newUser(sandbox, 'instagram', 'ig_other')];
+    const [busy, other] = [
+      await newUser(sandbox, 'instagram', 'ig_busy'),
+      await newUser(sandbox, 'instagram', 'ig_other'),
+    ];
     await igLimit(busy);
     ahead += 20 * 60_000;
     await igLimit(busy);
@@ -101,7 +107,11 @@ describe("Meta's call budgets over a rolling window", () => {
     expect(refused.body.error.code).toBe(80002);
     const usage = JSON.parse(refused.headers.get('x-business-use-case-usage')!);
     // the first call leaves the hour 40 minutes from now
-    expect(usage).toEqual({ [busy.userId]: [{ type: 'instagram', call_count: 100, total_cputime: 25, total_time: 33, estimated_time_to_regain_access: 40 }] });
+    expect(usage).toEqual({
+      [busy.userId]: [
+        { type: 'instagram', call_count: 100, total_cputime: 25, total_time: 33, estimated_time_to_regain_access: 40 },
+      ],
+    });
     expect((await igLimit(other)).status).toBe(200);
 
     ahead += 40 * 60_000 + 1;
@@ -115,7 +125,10 @@ describe("Meta's call budgets over a rolling window", () => {
 
     const refused = await fbPage(page);
     expect(refused.body.error.code).toBe(32);
-    expect(JSON.parse(refused.headers.get('x-business-use-case-usage')!)[page.userId][0]).toMatchObject({ type: 'pages', estimated_time_to_regain_access: 60 });
+    expect(JSON.parse(refused.headers.get('x-business-use-case-usage')!)[page.userId][0]).toMatchObject({
+      type: 'pages',
+      estimated_time_to_regain_access: 60,
+    });
   });
 
   test('when a Threads user spends its budget, then it gets code 17 and stays throttled for 24 hours, not one', async () => {
@@ -133,8 +146,18 @@ describe("Meta's call budgets over a rolling window", () => {
   });
 
   test('when a test shortens the window, then the throttle lifts that much sooner, and reset restores the rules', async () => {
-    const set = await control(sandbox, 'POST', '/meta-throttle', { platform: 'instagram', windowMs: 1000, accountCalls: 1 });
-    expect(set.body).toEqual({ platform: 'instagram', windowMs: 1000, appCalls: null, appCallsPerUser: null, accountCalls: 1 });
+    const set = await control(sandbox, 'POST', '/meta-throttle', {
+      platform: 'instagram',
+      windowMs: 1000,
+      accountCalls: 1,
+    });
+    expect(set.body).toEqual({
+      platform: 'instagram',
+      windowMs: 1000,
+      appCalls: null,
+      appCallsPerUser: null,
+      accountCalls: 1,
+    });
     const ig = await newUser(sandbox, 'instagram');
     await igLimit(ig);
     expect((await igLimit(ig)).body.error?.code).toBe(80002);

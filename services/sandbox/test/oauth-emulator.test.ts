@@ -13,21 +13,42 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 beforeEach(() => control(sandbox, 'POST', '/reset'));
 
-const url = (path: string, query: Record<string, string>) => `${sandbox.url}${path}?${new URLSearchParams(query)}`;
+const url = (path: string, query: Record<string, string>) =>
+  `${sandbox.url}${path}?${new URLSearchParams(query).toString()}`;
 const verifier = 'v'.repeat(43);
 const challenge = createHash('sha256').update(verifier).digest('base64url');
 
 async function tiktokCode(extra: Record<string, string> = {}) {
-  const back = await consent(url('/tiktok/v2/auth/authorize/', { client_key: 'ck', response_type: 'code', scope: 'user.info.basic,video.publish', redirect_uri: REDIRECT, state: 's1', code_challenge: challenge, code_challenge_method: 'S256', ...extra }));
+  const back = await consent(
+    url('/tiktok/v2/auth/authorize/', {
+      client_key: 'ck',
+      response_type: 'code',
+      scope: 'user.info.basic,video.publish',
+      redirect_uri: REDIRECT,
+      state: 's1',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      ...extra,
+    }),
+  );
   return back.searchParams.get('code')!;
 }
-const tiktokToken = (fields: Record<string, string>) => form(`${sandbox.url}/tiktok/v2/oauth/token/`, { client_key: 'ck', client_secret: 'cs', ...fields });
+const tiktokToken = (fields: Record<string, string>) =>
+  form(`${sandbox.url}/tiktok/v2/oauth/token/`, { client_key: 'ck', client_secret: 'cs', ...fields });
 
 describe('the consent page', () => {
   test('when a valid authorization request is opened, then it lists the accounts and offers Approve and Deny', async () => {
     await control(sandbox, 'POST', '/users', { platform: 'instagram', handle: 'lin.photos' });
 
-    const res = await fetch(url('/instagram/oauth/authorize', { client_id: 'app', redirect_uri: REDIRECT, response_type: 'code', scope: 'instagram_business_basic', state: 'abc' }));
+    const res = await fetch(
+      url('/instagram/oauth/authorize', {
+        client_id: 'app',
+        redirect_uri: REDIRECT,
+        response_type: 'code',
+        scope: 'instagram_business_basic',
+        state: 'abc',
+      }),
+    );
     const html = await res.text();
 
     expect(res.status).toBe(200);
@@ -37,14 +58,25 @@ describe('the consent page', () => {
   });
 
   test('when the request has no client id, then it shows an error and redirects nowhere', async () => {
-    const res = await fetch(url('/google/o/oauth2/v2/auth', { redirect_uri: REDIRECT, response_type: 'code' }), { redirect: 'manual' });
+    const res = await fetch(url('/google/o/oauth2/v2/auth', { redirect_uri: REDIRECT, response_type: 'code' }), {
+      redirect: 'manual',
+    });
 
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('client_id is required');
   });
 
   test('when the person denies, then the redirect carries access_denied and the state', async () => {
-    const back = await consent(url('/threads/oauth/authorize', { client_id: 'app', redirect_uri: REDIRECT, response_type: 'code', scope: 'threads_basic', state: 'st-1' }), { decision: 'deny' });
+    const back = await consent(
+      url('/threads/oauth/authorize', {
+        client_id: 'app',
+        redirect_uri: REDIRECT,
+        response_type: 'code',
+        scope: 'threads_basic',
+        state: 'st-1',
+      }),
+      { decision: 'deny' },
+    );
 
     expect(back.origin + back.pathname).toBe(REDIRECT);
     expect(back.searchParams.get('error')).toBe('access_denied');
@@ -55,19 +87,64 @@ describe('the consent page', () => {
 
 describe('TikTok', () => {
   test('when the code is exchanged with the PKCE verifier, then tokens come back and user info names the new account', async () => {
-    const back = await consent(url('/tiktok/v2/auth/authorize/', { client_key: 'ck', response_type: 'code', scope: 'user.info.basic', redirect_uri: REDIRECT, state: 's', code_challenge: challenge, code_challenge_method: 'S256' }), { handle: 'dancer' });
-    const token = await tiktokToken({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: REDIRECT, code_verifier: verifier });
-    const info = await get(`${sandbox.url}/tiktok/v2/user/info/?fields=open_id,username,avatar_url`, token.body.access_token);
+    const back = await consent(
+      url('/tiktok/v2/auth/authorize/', {
+        client_key: 'ck',
+        response_type: 'code',
+        scope: 'user.info.basic',
+        redirect_uri: REDIRECT,
+        state: 's',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+      { handle: 'dancer' },
+    );
+    const token = await tiktokToken({
+      grant_type: 'authorization_code',
+      code: back.searchParams.get('code')!,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
+    const info = await get(
+      `${sandbox.url}/tiktok/v2/user/info/?fields=open_id,username,avatar_url`,
+      token.body.access_token,
+    );
 
     expect(token.status).toBe(200);
-    expect(token.body).toMatchObject({ access_token: expect.stringMatching(/^act\./), refresh_token: expect.any(String), expires_in: 7200, token_type: 'Bearer', open_id: expect.any(String) });
+    expect(token.body).toMatchObject({
+      access_token: expect.stringMatching(/^act\./),
+      refresh_token: expect.any(String),
+      expires_in: 7200,
+      token_type: 'Bearer',
+      open_id: expect.any(String),
+    });
     expect(info.body.error.code).toBe('ok');
-    expect(info.body.data.user).toMatchObject({ open_id: token.body.open_id, username: 'dancer', avatar_url: expect.stringMatching(/^http/) });
+    expect(info.body.data.user).toMatchObject({
+      open_id: token.body.open_id,
+      username: 'dancer',
+      avatar_url: expect.stringMatching(/^http/),
+    });
   });
 
   test('when the person approves fewer scopes than asked, then the token answer lists only those, and so does each refresh; the old refresh token stops working', async () => {
-    const back = await consent(url('/tiktok/v2/auth/authorize/', { client_key: 'ck', response_type: 'code', scope: 'user.info.basic,video.publish,video.list', redirect_uri: REDIRECT, state: 's', code_challenge: challenge, code_challenge_method: 'S256' }), { scope: 'user.info.basic,video.list' });
-    const token = await tiktokToken({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: REDIRECT, code_verifier: verifier });
+    const back = await consent(
+      url('/tiktok/v2/auth/authorize/', {
+        client_key: 'ck',
+        response_type: 'code',
+        scope: 'user.info.basic,video.publish,video.list',
+        redirect_uri: REDIRECT,
+        state: 's',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+      { scope: 'user.info.basic,video.list' },
+    );
+    const token = await tiktokToken({
+      grant_type: 'authorization_code',
+      code: back.searchParams.get('code')!,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
     const refreshed = await tiktokToken({ grant_type: 'refresh_token', refresh_token: token.body.refresh_token });
     const again = await tiktokToken({ grant_type: 'refresh_token', refresh_token: token.body.refresh_token });
 
@@ -79,10 +156,28 @@ describe('TikTok', () => {
   });
 
   test('when the person later takes a scope back, then the next refresh answers the narrower grant', async () => {
-    const back = await consent(url('/tiktok/v2/auth/authorize/', { client_key: 'ck', response_type: 'code', scope: 'user.info.basic,video.publish', redirect_uri: REDIRECT, state: 's', code_challenge: challenge, code_challenge_method: 'S256' }));
-    const token = await tiktokToken({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: REDIRECT, code_verifier: verifier });
+    const back = await consent(
+      url('/tiktok/v2/auth/authorize/', {
+        client_key: 'ck',
+        response_type: 'code',
+        scope: 'user.info.basic,video.publish',
+        redirect_uri: REDIRECT,
+        state: 's',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      }),
+    );
+    const token = await tiktokToken({
+      grant_type: 'authorization_code',
+      code: back.searchParams.get('code')!,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
 
-    const narrowed = await control(sandbox, 'POST', '/oauth/scopes', { userId: token.body.open_id, scopes: ['user.info.basic'] });
+    const narrowed = await control(sandbox, 'POST', '/oauth/scopes', {
+      userId: token.body.open_id,
+      scopes: ['user.info.basic'],
+    });
     const refreshed = await tiktokToken({ grant_type: 'refresh_token', refresh_token: token.body.refresh_token });
 
     expect(narrowed.status).toBe(200);
@@ -93,7 +188,12 @@ describe('TikTok', () => {
     const code = await tiktokCode();
     await tiktokToken({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
 
-    const again = await tiktokToken({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    const again = await tiktokToken({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
 
     expect(again.status).toBe(400);
     expect(again.body.error).toBe('invalid_grant');
@@ -106,14 +206,25 @@ describe('TikTok', () => {
   ])('when the code is exchanged with %s, then it answers invalid_grant', async (_what, change) => {
     const code = await tiktokCode();
 
-    const res = await tiktokToken({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, ...(change as Record<string, string>) });
+    const res = await tiktokToken({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+      ...(change as Record<string, string>),
+    });
 
     expect(res.body.error).toBe('invalid_grant');
   });
 
   test('when a refresh token is used, then it is rotated and the old one answers invalid_grant', async () => {
     const code = await tiktokCode();
-    const first = await tiktokToken({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    const first = await tiktokToken({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
 
     const refreshed = await tiktokToken({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token });
     const reused = await tiktokToken({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token });
@@ -128,7 +239,12 @@ describe('TikTok', () => {
 
   test('when the account is revoked, then its refresh token answers invalid_grant', async () => {
     const code = await tiktokCode();
-    const first = await tiktokToken({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    const first = await tiktokToken({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
     await control(sandbox, 'POST', `/users/${first.body.open_id}/revoke`);
 
     const res = await tiktokToken({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token });
@@ -140,7 +256,12 @@ describe('TikTok', () => {
   test('when the access token outlives its lifetime, then the API refuses it', async () => {
     await oauthControl(sandbox, '/settings', { platform: 'tiktok', accessTokenTtlSec: 60 });
     const code = await tiktokCode();
-    const { body } = await tiktokToken({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    const { body } = await tiktokToken({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
     const before = await get(`${sandbox.url}/tiktok/v2/user/info/?fields=open_id`, body.access_token);
 
     now += 61_000;
@@ -154,7 +275,12 @@ describe('TikTok', () => {
 
   test('when a token fault is queued, then the next token call answers 503 and the one after works', async () => {
     const code = await tiktokCode();
-    const first = await tiktokToken({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    const first = await tiktokToken({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
     await oauthControl(sandbox, '/faults', { platform: 'tiktok', operation: 'token', status: 503 });
 
     const failed = await tiktokToken({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token });
@@ -167,26 +293,52 @@ describe('TikTok', () => {
 
 describe('Google (YouTube)', () => {
   const authorize = (extra: Record<string, string> = {}) =>
-    url('/google/o/oauth2/v2/auth', { client_id: 'gid', redirect_uri: REDIRECT, response_type: 'code', scope: 'https://www.googleapis.com/auth/youtube.upload', access_type: 'offline', state: 'g', ...extra });
-  const token = (fields: Record<string, string>) => form(`${sandbox.url}/google/token`, { client_id: 'gid', client_secret: 'gs', ...fields });
+    url('/google/o/oauth2/v2/auth', {
+      client_id: 'gid',
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope: 'https://www.googleapis.com/auth/youtube.upload',
+      access_type: 'offline',
+      state: 'g',
+      ...extra,
+    });
+  const token = (fields: Record<string, string>) =>
+    form(`${sandbox.url}/google/token`, { client_id: 'gid', client_secret: 'gs', ...fields });
 
   test('when a code is exchanged and then refreshed, then the refresh answers a new access token and no new refresh token', async () => {
     const back = await consent(authorize(), { handle: 'MyChannel' });
-    const first = await token({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: REDIRECT });
+    const first = await token({
+      grant_type: 'authorization_code',
+      code: back.searchParams.get('code')!,
+      redirect_uri: REDIRECT,
+    });
     const refreshed = await token({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token });
-    const channels = await get(`${sandbox.url}/youtube/v3/channels?part=snippet&mine=true`, refreshed.body.access_token);
+    const channels = await get(
+      `${sandbox.url}/youtube/v3/channels?part=snippet&mine=true`,
+      refreshed.body.access_token,
+    );
 
-    expect(first.body).toMatchObject({ access_token: expect.stringMatching(/^ya29\./), refresh_token: expect.any(String), expires_in: 3599 });
+    expect(first.body).toMatchObject({
+      access_token: expect.stringMatching(/^ya29\./),
+      refresh_token: expect.any(String),
+      expires_in: 3599,
+    });
     expect(refreshed.body.access_token).not.toBe(first.body.access_token);
     expect(refreshed.body.refresh_token).toBeUndefined();
-    expect(channels.body.items).toEqual([expect.objectContaining({ snippet: expect.objectContaining({ title: 'MyChannel', customUrl: '@mychannel' }) })]);
+    expect(channels.body.items).toEqual([
+      expect.objectContaining({ snippet: expect.objectContaining({ title: 'MyChannel', customUrl: '@mychannel' }) }),
+    ]);
   });
 
   test('when refresh tokens are switched off, then the code exchange answers none', async () => {
     await oauthControl(sandbox, '/settings', { platform: 'youtube', issueRefreshToken: false });
     const back = await consent(authorize());
 
-    const first = await token({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: REDIRECT });
+    const first = await token({
+      grant_type: 'authorization_code',
+      code: back.searchParams.get('code')!,
+      redirect_uri: REDIRECT,
+    });
 
     expect(first.body.access_token).toEqual(expect.any(String));
     expect(first.body.refresh_token).toBeUndefined();
@@ -202,11 +354,29 @@ describe('Google (YouTube)', () => {
 
 describe('Meta platforms', () => {
   test('when an Instagram code is exchanged, made long-lived and refreshed, then each token reads the same account', async () => {
-    const back = await consent(url('/instagram/oauth/authorize', { client_id: 'ig', redirect_uri: REDIRECT, response_type: 'code', scope: 'instagram_business_basic' }), { handle: 'lin.photos' });
-    const short = await form(`${sandbox.url}/instagram/oauth/access_token`, { client_id: 'ig', client_secret: 's', grant_type: 'authorization_code', redirect_uri: REDIRECT, code: back.searchParams.get('code')! });
-    const long = await get(`${sandbox.url}/instagram/access_token?grant_type=ig_exchange_token&client_secret=s&access_token=${short.body.access_token}`);
+    const back = await consent(
+      url('/instagram/oauth/authorize', {
+        client_id: 'ig',
+        redirect_uri: REDIRECT,
+        response_type: 'code',
+        scope: 'instagram_business_basic',
+      }),
+      { handle: 'lin.photos' },
+    );
+    const short = await form(`${sandbox.url}/instagram/oauth/access_token`, {
+      client_id: 'ig',
+      client_secret: 's',
+      grant_type: 'authorization_code',
+      redirect_uri: REDIRECT,
+      code: back.searchParams.get('code')!,
+    });
+    const long = await get(
+      `${sandbox.url}/instagram/access_token?grant_type=ig_exchange_token&client_secret=s&access_token=${short.body.access_token}`,
+    );
     now += 25 * 3_600_000; // Instagram refreshes only tokens at least 24 hours old.
-    const refreshed = await get(`${sandbox.url}/instagram/refresh_access_token?grant_type=ig_refresh_token&access_token=${long.body.access_token}`);
+    const refreshed = await get(
+      `${sandbox.url}/instagram/refresh_access_token?grant_type=ig_refresh_token&access_token=${long.body.access_token}`,
+    );
     const me = await get(`${sandbox.url}/instagram/me?fields=user_id,username`, refreshed.body.access_token);
 
     expect(short.body).toMatchObject({ access_token: expect.stringMatching(/^IGAA/), user_id: expect.any(String) });
@@ -216,16 +386,38 @@ describe('Meta platforms', () => {
   });
 
   test('when an Instagram code is wrong, then the legacy OAuthException comes back', async () => {
-    const res = await form(`${sandbox.url}/instagram/oauth/access_token`, { client_id: 'ig', client_secret: 's', grant_type: 'authorization_code', redirect_uri: REDIRECT, code: 'nope' });
+    const res = await form(`${sandbox.url}/instagram/oauth/access_token`, {
+      client_id: 'ig',
+      client_secret: 's',
+      grant_type: 'authorization_code',
+      redirect_uri: REDIRECT,
+      code: 'nope',
+    });
 
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error_type: 'OAuthException', error_message: expect.any(String) });
   });
 
   test('when a Threads grant is completed, then the Threads API recognises its long-lived token', async () => {
-    const back = await consent(url('/threads/oauth/authorize', { client_id: 'th', redirect_uri: REDIRECT, response_type: 'code', scope: 'threads_basic' }), { handle: 'lin' });
-    const short = await form(`${sandbox.url}/threads/oauth/access_token`, { client_id: 'th', client_secret: 's', grant_type: 'authorization_code', redirect_uri: REDIRECT, code: back.searchParams.get('code')! });
-    const long = await get(`${sandbox.url}/threads/access_token?grant_type=th_exchange_token&client_secret=s&access_token=${short.body.access_token}`);
+    const back = await consent(
+      url('/threads/oauth/authorize', {
+        client_id: 'th',
+        redirect_uri: REDIRECT,
+        response_type: 'code',
+        scope: 'threads_basic',
+      }),
+      { handle: 'lin' },
+    );
+    const short = await form(`${sandbox.url}/threads/oauth/access_token`, {
+      client_id: 'th',
+      client_secret: 's',
+      grant_type: 'authorization_code',
+      redirect_uri: REDIRECT,
+      code: back.searchParams.get('code')!,
+    });
+    const long = await get(
+      `${sandbox.url}/threads/access_token?grant_type=th_exchange_token&client_secret=s&access_token=${short.body.access_token}`,
+    );
 
     const me = await get(`${sandbox.url}/threads/v1.0/me?fields=id,username`, long.body.access_token);
 
@@ -234,11 +426,21 @@ describe('Meta platforms', () => {
   });
 
   test('when a Meta token is refreshed after its user was revoked, then 190 with subcode 460', async () => {
-    const back = await consent(url('/threads/oauth/authorize', { client_id: 'th', redirect_uri: REDIRECT, response_type: 'code' }));
-    const short = await form(`${sandbox.url}/threads/oauth/access_token`, { client_id: 'th', client_secret: 's', grant_type: 'authorization_code', redirect_uri: REDIRECT, code: back.searchParams.get('code')! });
+    const back = await consent(
+      url('/threads/oauth/authorize', { client_id: 'th', redirect_uri: REDIRECT, response_type: 'code' }),
+    );
+    const short = await form(`${sandbox.url}/threads/oauth/access_token`, {
+      client_id: 'th',
+      client_secret: 's',
+      grant_type: 'authorization_code',
+      redirect_uri: REDIRECT,
+      code: back.searchParams.get('code')!,
+    });
     await control(sandbox, 'POST', `/users/${short.body.user_id}/revoke`);
 
-    const res = await get(`${sandbox.url}/threads/refresh_access_token?grant_type=th_refresh_token&access_token=${short.body.access_token}`);
+    const res = await get(
+      `${sandbox.url}/threads/refresh_access_token?grant_type=th_refresh_token&access_token=${short.body.access_token}`,
+    );
 
     expect(res.status).toBe(400);
     expect(res.body.error).toMatchObject({ code: 190, error_subcode: 460 });
@@ -247,9 +449,21 @@ describe('Meta platforms', () => {
   test('when two Facebook Pages are granted, then /me/accounts lists both with the Page tokens the Pages API knows', async () => {
     const a = await control(sandbox, 'POST', '/users', { platform: 'facebook', handle: 'bakery' });
     const b = await control(sandbox, 'POST', '/users', { platform: 'facebook', handle: 'cafe' });
-    const back = await consent(url('/facebook/dialog/oauth', { client_id: 'fb', redirect_uri: REDIRECT, response_type: 'code', scope: 'pages_manage_posts' }), { accounts: [a.body.userId, b.body.userId] });
-    const short = await get(`${sandbox.url}/facebook/oauth/access_token?client_id=fb&client_secret=s&redirect_uri=${encodeURIComponent(REDIRECT)}&code=${back.searchParams.get('code')}`);
-    const long = await get(`${sandbox.url}/facebook/oauth/access_token?grant_type=fb_exchange_token&client_id=fb&client_secret=s&fb_exchange_token=${short.body.access_token}`);
+    const back = await consent(
+      url('/facebook/dialog/oauth', {
+        client_id: 'fb',
+        redirect_uri: REDIRECT,
+        response_type: 'code',
+        scope: 'pages_manage_posts',
+      }),
+      { accounts: [a.body.userId, b.body.userId] },
+    );
+    const short = await get(
+      `${sandbox.url}/facebook/oauth/access_token?client_id=fb&client_secret=s&redirect_uri=${encodeURIComponent(REDIRECT)}&code=${back.searchParams.get('code')}`,
+    );
+    const long = await get(
+      `${sandbox.url}/facebook/oauth/access_token?grant_type=fb_exchange_token&client_id=fb&client_secret=s&fb_exchange_token=${short.body.access_token}`,
+    );
 
     const pages = await get(`${sandbox.url}/facebook/me/accounts?fields=id,name,access_token`, long.body.access_token);
 
@@ -261,8 +475,13 @@ describe('Meta platforms', () => {
   });
 
   test('when a Facebook code is reused, then code 100 with subcode 36009', async () => {
-    const back = await consent(url('/facebook/dialog/oauth', { client_id: 'fb', redirect_uri: REDIRECT, response_type: 'code' }));
-    const exchange = () => get(`${sandbox.url}/facebook/oauth/access_token?client_id=fb&client_secret=s&redirect_uri=${encodeURIComponent(REDIRECT)}&code=${back.searchParams.get('code')}`);
+    const back = await consent(
+      url('/facebook/dialog/oauth', { client_id: 'fb', redirect_uri: REDIRECT, response_type: 'code' }),
+    );
+    const exchange = () =>
+      get(
+        `${sandbox.url}/facebook/oauth/access_token?client_id=fb&client_secret=s&redirect_uri=${encodeURIComponent(REDIRECT)}&code=${back.searchParams.get('code')}`,
+      );
     await exchange();
 
     const again = await exchange();
@@ -282,7 +501,12 @@ describe('the OAuth control API', () => {
 
   test('when tokens were handed out, then the token log lists them by platform', async () => {
     const code = await tiktokCode();
-    const { body } = await tiktokToken({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    const { body } = await tiktokToken({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+    });
 
     const res = await fetch(`${sandbox.url}/__sandbox/oauth/tokens?platform=tiktok`);
     const { tokens } = (await res.json()) as { tokens: { token: string; kind: string }[] };

@@ -19,12 +19,23 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 beforeEach(() => control(sandbox, 'POST', '/reset'));
 
-const url = (path: string, query: Record<string, string>) => `${sandbox.url}${path}?${new URLSearchParams(query)}`;
+const url = (path: string, query: Record<string, string>) =>
+  `${sandbox.url}${path}?${new URLSearchParams(query).toString()}`;
 
 describe('an unaudited TikTok client', () => {
-  const tiktokUser = async (handle: string, isPrivate: boolean) => (await control(sandbox, 'POST', '/users', { platform: 'tiktok', handle, private: isPrivate })).body;
+  const tiktokUser = async (handle: string, isPrivate: boolean) =>
+    (await control(sandbox, 'POST', '/users', { platform: 'tiktok', handle, private: isPrivate })).body;
   const init = (token: string, privacy: string) =>
-    call(`${sandbox.url}/tiktok/v2/post/publish/video/init/`, { token, json: { post_info: { title: 'T', privacy_level: privacy }, source_info: { source: 'PULL_FROM_URL', video_url: 'http://localhost:3000/files/v.mp4' /* under the default verified prefix */ } } });
+    call(`${sandbox.url}/tiktok/v2/post/publish/video/init/`, {
+      token,
+      json: {
+        post_info: { title: 'T', privacy_level: privacy },
+        source_info: {
+          source: 'PULL_FROM_URL',
+          video_url: 'http://localhost:3000/files/v.mp4' /* under the default verified prefix */,
+        },
+      },
+    });
 
   test('when a post is PUBLIC or the account is public, then TikTok refuses it with unaudited_client_can_only_post_to_private_accounts; SELF_ONLY to a private account goes', async () => {
     const publicAccount = await tiktokUser('open.one', false);
@@ -43,7 +54,10 @@ describe('an unaudited TikTok client', () => {
 
   test('when creator_info is read, then only SELF_ONLY is offered', async () => {
     const user = await tiktokUser('closed.two', true);
-    const info = await call(`${sandbox.url}/tiktok/v2/post/publish/creator_info/query/`, { token: user.accessToken, json: {} });
+    const info = await call(`${sandbox.url}/tiktok/v2/post/publish/creator_info/query/`, {
+      token: user.accessToken,
+      json: {},
+    });
 
     expect(info.body.data.privacy_level_options).toEqual(['SELF_ONLY']);
   });
@@ -69,7 +83,10 @@ describe('an unaudited TikTok client', () => {
     const user = await tiktokUser('open.two', false);
 
     const post = await init(user.accessToken, 'PUBLIC_TO_EVERYONE');
-    const info = await call(`${sandbox.url}/tiktok/v2/post/publish/creator_info/query/`, { token: user.accessToken, json: {} });
+    const info = await call(`${sandbox.url}/tiktok/v2/post/publish/creator_info/query/`, {
+      token: user.accessToken,
+      json: {},
+    });
 
     expect(audit.body).toEqual({ unaudited: false, usersPerDay: 5 });
     expect(post.status).toBe(200);
@@ -80,7 +97,10 @@ describe('an unaudited TikTok client', () => {
     await control(sandbox, 'POST', '/tiktok/audit', { unaudited: false });
     const user = await tiktokUser('closed.three', true);
 
-    const info = await call(`${sandbox.url}/tiktok/v2/post/publish/creator_info/query/`, { token: user.accessToken, json: {} });
+    const info = await call(`${sandbox.url}/tiktok/v2/post/publish/creator_info/query/`, {
+      token: user.accessToken,
+      json: {},
+    });
 
     expect(info.body.data.privacy_level_options).toEqual(['MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY']);
   });
@@ -91,12 +111,23 @@ describe.each([
   ['threads', 'th', 'threads_basic'],
 ] as const)('%s token refresh', (platform, prefix, scope) => {
   async function longLivedToken(): Promise<string> {
-    const back = await consent(url(`/${platform}/oauth/authorize`, { client_id: 'app', redirect_uri: REDIRECT, response_type: 'code', scope }));
-    const short = await form(`${sandbox.url}/${platform}/oauth/access_token`, { client_id: 'app', client_secret: 's', grant_type: 'authorization_code', redirect_uri: REDIRECT, code: back.searchParams.get('code')! });
-    const long = await get(`${sandbox.url}/${platform}/access_token?grant_type=${prefix}_exchange_token&client_secret=s&access_token=${short.body.access_token}`);
+    const back = await consent(
+      url(`/${platform}/oauth/authorize`, { client_id: 'app', redirect_uri: REDIRECT, response_type: 'code', scope }),
+    );
+    const short = await form(`${sandbox.url}/${platform}/oauth/access_token`, {
+      client_id: 'app',
+      client_secret: 's',
+      grant_type: 'authorization_code',
+      redirect_uri: REDIRECT,
+      code: back.searchParams.get('code')!,
+    });
+    const long = await get(
+      `${sandbox.url}/${platform}/access_token?grant_type=${prefix}_exchange_token&client_secret=s&access_token=${short.body.access_token}`,
+    );
     return long.body.access_token;
   }
-  const refresh = (token: string) => get(`${sandbox.url}/${platform}/refresh_access_token?grant_type=${prefix}_refresh_token&access_token=${token}`);
+  const refresh = (token: string) =>
+    get(`${sandbox.url}/${platform}/refresh_access_token?grant_type=${prefix}_refresh_token&access_token=${token}`);
 
   test('when a token under 24 hours old is refreshed, then it is refused without calling it invalid; at 24 hours it is refreshed', async () => {
     const token = await longLivedToken();
@@ -120,7 +151,14 @@ describe.each([
 });
 
 describe('approved scopes at authorize', () => {
-  const dialog = (scope: string) => url('/facebook/dialog/oauth', { client_id: 'fb', redirect_uri: REDIRECT, response_type: 'code', scope, state: 'st-9' });
+  const dialog = (scope: string) =>
+    url('/facebook/dialog/oauth', {
+      client_id: 'fb',
+      redirect_uri: REDIRECT,
+      response_type: 'code',
+      scope,
+      state: 'st-9',
+    });
 
   test('when a scope the app is not approved for is asked, then the redirect carries invalid_scope and the state, and no code', async () => {
     const res = await fetch(dialog('pages_manage_posts,publish_video'), { redirect: 'manual' });

@@ -10,7 +10,12 @@ export interface ThreadsAccount {
   baseUrl: string;
 }
 
-export async function control(sandbox: RunningSandbox, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function control(
+  sandbox: RunningSandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${sandbox.url}/__sandbox${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
@@ -23,7 +28,12 @@ export async function control(sandbox: RunningSandbox, method: string, path: str
 export async function aThreadsAccount(sandbox: RunningSandbox, handle = 'postbus_tester'): Promise<ThreadsAccount> {
   const { status, body } = await control(sandbox, 'POST', '/users', { platform: 'threads', handle });
   if (status !== 201) throw new Error(`could not create a sandbox user: ${status} ${JSON.stringify(body)}`);
-  return { userId: body.userId, accessToken: body.accessToken, handle: body.handle, baseUrl: `${sandbox.url}/threads/v1.0` };
+  return {
+    userId: body.userId,
+    accessToken: body.accessToken,
+    handle: body.handle,
+    baseUrl: `${sandbox.url}/threads/v1.0`,
+  };
 }
 
 export async function publishedOn(sandbox: RunningSandbox, platform = 'threads'): Promise<PublishedItem[]> {

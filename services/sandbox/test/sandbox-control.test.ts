@@ -14,7 +14,12 @@ describe('the sandbox control API', () => {
     const { status, body } = await control(sandbox, 'POST', '/users', { platform: 'threads', handle: 'lin' });
 
     expect(status).toBe(201);
-    expect(body).toEqual({ platform: 'threads', userId: expect.stringMatching(/^\d+$/), accessToken: expect.stringMatching(/^THAA/), handle: 'lin' });
+    expect(body).toEqual({
+      platform: 'threads',
+      userId: expect.stringMatching(/^\d+$/),
+      accessToken: expect.stringMatching(/^THAA/),
+      handle: 'lin',
+    });
   });
 
   test.each([
@@ -30,7 +35,11 @@ describe('the sandbox control API', () => {
   });
 
   test('when the body is not JSON, then it answers invalid_json', async () => {
-    const res = await fetch(`${sandbox.url}/__sandbox/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const res = await fetch(`${sandbox.url}/__sandbox/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
 
     expect(res.status).toBe(400);
     expect(((await res.json()) as { code: string }).code).toBe('invalid_json');

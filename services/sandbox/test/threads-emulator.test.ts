@@ -40,7 +40,10 @@ describe('Threads containers', () => {
   });
 
   test('when media fails processing, then the status is ERROR with FAILED_DOWNLOADING_VIDEO', async () => {
-    const { body } = await graph(account, 'POST', '/me/threads', { media_type: 'VIDEO', video_url: 'https://x.example/fail-processing.mp4' });
+    const { body } = await graph(account, 'POST', '/me/threads', {
+      media_type: 'VIDEO',
+      video_url: 'https://x.example/fail-processing.mp4',
+    });
     clock += 1000;
 
     const status = await graph(account, 'GET', `/${body.id}?fields=status,error_message`);
@@ -69,9 +72,12 @@ describe('Threads containers', () => {
     [{ media_type: 'IMAGE', image_url: 'ftp://x.example/a.jpg' }, /http or https/],
     [{ media_type: 'CAROUSEL', children: '1' }, /between 2 and 20/],
     [{ media_type: 'TEXT', text: 'x'.repeat(501) }, /at most 500 characters/],
-    [{ media_type: 'TEXT', text: Array.from({ length: 6 }, (_, i) => `https://l${i}.example`).join(' ') }, /THREADS_API__LINK_LIMIT_EXCEEDED/],
+    [
+      { media_type: 'TEXT', text: Array.from({ length: 6 }, (_, i) => `https://l${i}.example`).join(' ') },
+      /THREADS_API__LINK_LIMIT_EXCEEDED/,
+    ],
   ])('when a container is created with %j, then Threads answers code 100', async (form, message) => {
-    const { status, body } = await graph(account, 'POST', `/${account.userId}/threads`, form as Record<string, string>);
+    const { status, body } = await graph(account, 'POST', `/${account.userId}/threads`, form);
 
     expect(status).toBe(400);
     expect(body.error.code).toBe(100);
@@ -80,10 +86,20 @@ describe('Threads containers', () => {
   });
 
   test('when a carousel lists a container that is not a carousel item, then it is refused', async () => {
-    const a = await graph(account, 'POST', '/me/threads', { media_type: 'IMAGE', image_url: 'https://x.example/a.jpg', is_carousel_item: 'true' });
-    const b = await graph(account, 'POST', '/me/threads', { media_type: 'IMAGE', image_url: 'https://x.example/b.jpg' });
+    const a = await graph(account, 'POST', '/me/threads', {
+      media_type: 'IMAGE',
+      image_url: 'https://x.example/a.jpg',
+      is_carousel_item: 'true',
+    });
+    const b = await graph(account, 'POST', '/me/threads', {
+      media_type: 'IMAGE',
+      image_url: 'https://x.example/b.jpg',
+    });
 
-    const parent = await graph(account, 'POST', '/me/threads', { media_type: 'CAROUSEL', children: `${a.body.id},${b.body.id}` });
+    const parent = await graph(account, 'POST', '/me/threads', {
+      media_type: 'CAROUSEL',
+      children: `${a.body.id},${b.body.id}`,
+    });
 
     expect(parent.status).toBe(400);
     expect(parent.body.error.message).toMatch(/is_carousel_item/);
@@ -92,7 +108,10 @@ describe('Threads containers', () => {
 
 describe('Threads publishing', () => {
   test('when a container is still IN_PROGRESS, then threads_publish answers Media Not Found (24/4279009)', async () => {
-    const { body } = await graph(account, 'POST', `/${account.userId}/threads`, { media_type: 'TEXT', text: 'too soon' });
+    const { body } = await graph(account, 'POST', `/${account.userId}/threads`, {
+      media_type: 'TEXT',
+      text: 'too soon',
+    });
 
     const publish = await graph(account, 'POST', `/${account.userId}/threads_publish?creation_id=${body.id}`);
 
@@ -108,7 +127,10 @@ describe('Threads publishing', () => {
     const media = await graph(account, 'GET', `/${publish.body.id}?fields=id,permalink`);
     const container = await graph(account, 'GET', `/${id}?fields=status`);
 
-    expect(media.body).toEqual({ id: publish.body.id, permalink: expect.stringMatching(/^https:\/\/www\.threads\.net\/@grace\/post\/[\w-]{11}$/) });
+    expect(media.body).toEqual({
+      id: publish.body.id,
+      permalink: expect.stringMatching(/^https:\/\/www\.threads\.net\/@grace\/post\/[\w-]{11}$/),
+    });
     expect(container.body.status).toBe('PUBLISHED');
   });
 

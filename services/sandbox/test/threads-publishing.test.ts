@@ -40,7 +40,7 @@ function publish(overrides: Partial<PublishToThreadsOptions> = {}) {
 function recordingFetch() {
   const calls: string[] = [];
   const fetchImpl: typeof fetch = (input, init) => {
-    calls.push(`${init?.method ?? 'GET'} ${String(input)}`);
+    calls.push(`${init?.method ?? 'GET'} ${input instanceof Request ? input.url : String(input)}`);
     return fetch(input, init);
   };
   return { calls, fetchImpl };
@@ -93,7 +93,12 @@ describe('publishing to the Threads sandbox with the real client', () => {
 
     const published = await publishedOn(sandbox);
     expect(published).toHaveLength(1);
-    expect(published[0]).toMatchObject({ id: result.platformPostId, mediaType: 'CAROUSEL', mediaUrls: media, text: 'Three things' });
+    expect(published[0]).toMatchObject({
+      id: result.platformPostId,
+      mediaType: 'CAROUSEL',
+      mediaUrls: media,
+      text: 'Three things',
+    });
   });
 
   test('when Threads fails to process the media, then the error is permanent, readable, and nothing is published', async () => {
@@ -110,7 +115,9 @@ describe('publishing to the Threads sandbox with the real client', () => {
 
   test('when one carousel item fails processing, then the whole post fails permanently and nothing is published', async () => {
     const err = await errorOf(() =>
-      publish({ mediaUrls: ['https://cdn.example.com/ok.jpg', 'https://cdn.example.com/fail-processing-INVALID_DURATION.mp4'] }),
+      publish({
+        mediaUrls: ['https://cdn.example.com/ok.jpg', 'https://cdn.example.com/fail-processing-INVALID_DURATION.mp4'],
+      }),
     );
 
     expect(err).toMatchObject({ transient: false, code: 'INVALID_DURATION' });
@@ -141,7 +148,9 @@ describe('publishing to the Threads sandbox with the real client', () => {
     const err = await errorOf(() => publish());
 
     expect(err).toMatchObject({ transient: true, status: 429, code: 4, outcomeUnknown: false });
-    expect(err.message).toBe('Threads is limiting how often this app may call it; publishing will be tried again later.');
+    expect(err.message).toBe(
+      'Threads is limiting how often this app may call it; publishing will be tried again later.',
+    );
     expect(await publishedOn(sandbox)).toHaveLength(0);
   });
 
@@ -154,7 +163,11 @@ describe('publishing to the Threads sandbox with the real client', () => {
   });
 
   test('when the publish call is refused with code 100, then the error is permanent and says why', async () => {
-    await injectFault(sandbox, { mode: 'error', code: 100, message: '(#100) The post contains content that is not allowed.' });
+    await injectFault(sandbox, {
+      mode: 'error',
+      code: 100,
+      message: '(#100) The post contains content that is not allowed.',
+    });
 
     const err = await errorOf(() => publish());
 
@@ -206,7 +219,9 @@ describe('publishing to the Threads sandbox with the real client', () => {
     );
 
     expect(err).toMatchObject({ transient: false, code: 100, status: 400 });
-    expect(err.message).toBe('Threads refused the post: The text is 501 characters long; posts can be at most 500 characters.');
+    expect(err.message).toBe(
+      'Threads refused the post: The text is 501 characters long; posts can be at most 500 characters.',
+    );
   });
 
   test('when the answer to the publish call is lost, then the error says the outcome is unknown and the status shows PUBLISHED', async () => {
@@ -215,7 +230,11 @@ describe('publishing to the Threads sandbox with the real client', () => {
     const err = await errorOf(() => publish({ timeoutMs: 300 }));
 
     expect(err).toMatchObject({ transient: true, code: 'timeout', outcomeUnknown: true });
-    const state = await getThreadsContainerStatus({ baseUrl: account.baseUrl, accessToken: account.accessToken, containerId: err.containerId });
+    const state = await getThreadsContainerStatus({
+      baseUrl: account.baseUrl,
+      accessToken: account.accessToken,
+      containerId: err.containerId,
+    });
     expect(state.status).toBe('PUBLISHED');
     expect(await publishedOn(sandbox)).toHaveLength(1);
   });
@@ -224,7 +243,12 @@ describe('publishing to the Threads sandbox with the real client', () => {
     const first = await publish();
 
     const err = await errorOf(() =>
-      publishThreadsContainer({ baseUrl: account.baseUrl, accessToken: account.accessToken, userId: account.userId, containerId: first.containerId }),
+      publishThreadsContainer({
+        baseUrl: account.baseUrl,
+        accessToken: account.accessToken,
+        userId: account.userId,
+        containerId: first.containerId,
+      }),
     );
 
     expect(err).toMatchObject({ transient: false, code: 100 });

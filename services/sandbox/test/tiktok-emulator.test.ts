@@ -6,7 +6,17 @@ let user: { userId: string; accessToken: string; handle: string };
 let api: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, processingDelayMs: 40, tiktok: { minChunkBytes: 100, maxChunkBytes: 1000, maxLastChunkBytes: 2000, rpm: { creatorInfo: 3, init: 6, status: 30 }, verifiedUrlPrefixes: ['https://verified.example/'] } });
+  sandbox = await startSandbox({
+    port: 0,
+    processingDelayMs: 40,
+    tiktok: {
+      minChunkBytes: 100,
+      maxChunkBytes: 1000,
+      maxLastChunkBytes: 2000,
+      rpm: { creatorInfo: 3, init: 6, status: 30 },
+      verifiedUrlPrefixes: ['https://verified.example/'],
+    },
+  });
   api = `${sandbox.url}/tiktok/v2/post/publish`;
 });
 afterAll(() => sandbox.close());
@@ -17,14 +27,27 @@ beforeEach(async () => {
 });
 
 const tiktok = (path: string, json: unknown, token = user.accessToken) => call(`${api}${path}`, { token, json });
-const fileInit = (source: Record<string, unknown>, privacy = 'PUBLIC_TO_EVERYONE') => tiktok('/video/init/', { post_info: { title: 'T', privacy_level: privacy }, source_info: { source: 'FILE_UPLOAD', ...source } });
-const put = (url: string, range: string, bytes: number) => call(url, { method: 'PUT', headers: { 'content-type': 'video/mp4', 'content-range': range }, body: new Uint8Array(bytes) });
+const fileInit = (source: Record<string, unknown>, privacy = 'PUBLIC_TO_EVERYONE') =>
+  tiktok('/video/init/', {
+    post_info: { title: 'T', privacy_level: privacy },
+    source_info: { source: 'FILE_UPLOAD', ...source },
+  });
+const put = (url: string, range: string, bytes: number) =>
+  call(url, {
+    method: 'PUT',
+    headers: { 'content-type': 'video/mp4', 'content-range': range },
+    body: new Uint8Array(bytes),
+  });
 
 describe('the TikTok Content Posting emulator', () => {
   test('when creator_info is asked, then it answers the envelope with the options, and the per-token limit answers 429 beyond it', async () => {
     const first = await tiktok('/creator_info/query/', {});
     expect(first.body).toEqual({
-      data: expect.objectContaining({ creator_username: 'tt.sandbox', privacy_level_options: ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'], max_video_post_duration_sec: 600 }),
+      data: expect.objectContaining({
+        creator_username: 'tt.sandbox',
+        privacy_level_options: ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'],
+        max_video_post_duration_sec: 600,
+      }),
       error: { code: 'ok', message: '', log_id: expect.any(String) },
     });
     await tiktok('/creator_info/query/', {});
@@ -45,7 +68,10 @@ describe('the TikTok Content Posting emulator', () => {
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ code: 'invalid_param', message: expect.stringMatching(refusal) });
     } else {
-      expect(res.body.data).toEqual({ publish_id: expect.stringMatching(/^v_pub_file~v2-1\./), upload_url: expect.stringContaining('/tiktok-upload/video/?upload_id=') });
+      expect(res.body.data).toEqual({
+        publish_id: expect.stringMatching(/^v_pub_file~v2-1\./),
+        upload_url: expect.stringContaining('/tiktok-upload/video/?upload_id='),
+      });
     }
   });
 
@@ -55,17 +81,32 @@ describe('the TikTok Content Posting emulator', () => {
 
     expect((await put(url, 'bytes 1000-1999/2500', 1000)).body.error.message).toMatch(/must be bytes 0-999/);
     expect((await put(url, 'bytes 0-999/2500', 1000)).status).toBe(206);
-    expect((await tiktok('/status/fetch/', { publish_id: publishId })).body.data).toMatchObject({ status: 'PROCESSING_UPLOAD', uploaded_bytes: 1000 });
+    expect((await tiktok('/status/fetch/', { publish_id: publishId })).body.data).toMatchObject({
+      status: 'PROCESSING_UPLOAD',
+      uploaded_bytes: 1000,
+    });
     expect((await put(url, 'bytes 1000-2499/2500', 1500)).status).toBe(201);
     await sleep(60);
-    expect((await tiktok('/status/fetch/', { publish_id: publishId })).body.data).toMatchObject({ status: 'PUBLISH_COMPLETE', publicaly_available_post_id: [] });
+    expect((await tiktok('/status/fetch/', { publish_id: publishId })).body.data).toMatchObject({
+      status: 'PUBLISH_COMPLETE',
+      publicaly_available_post_id: [],
+    });
     const done = (await tiktok('/status/fetch/', { publish_id: publishId })).body.data;
-    expect(done).toMatchObject({ status: 'PUBLISH_COMPLETE', publicaly_available_post_id: [expect.any(Number)], uploaded_bytes: 2500 });
-    expect((await control(sandbox, 'GET', '/published?platform=tiktok')).body).toEqual([expect.objectContaining({ bytes: 2500, mediaType: 'VIDEO', containerId: publishId })]);
+    expect(done).toMatchObject({
+      status: 'PUBLISH_COMPLETE',
+      publicaly_available_post_id: [expect.any(Number)],
+      uploaded_bytes: 2500,
+    });
+    expect((await control(sandbox, 'GET', '/published?platform=tiktok')).body).toEqual([
+      expect.objectContaining({ bytes: 2500, mediaType: 'VIDEO', containerId: publishId }),
+    ]);
   });
 
   test('when a public post is complete, then its id is sent as the exact 19-digit JSON number, which a naive JSON.parse rounds', async () => {
-    const init = await tiktok('/video/init/', { post_info: { title: 'T', privacy_level: 'PUBLIC_TO_EVERYONE' }, source_info: { source: 'PULL_FROM_URL', video_url: 'https://verified.example/v.mp4' } });
+    const init = await tiktok('/video/init/', {
+      post_info: { title: 'T', privacy_level: 'PUBLIC_TO_EVERYONE' },
+      source_info: { source: 'PULL_FROM_URL', video_url: 'https://verified.example/v.mp4' },
+    });
     await sleep(60);
     await tiktok('/status/fetch/', { publish_id: init.body.data.publish_id }); // moderation withholds the id from the first check
     const res = await fetch(`${api}/status/fetch/`, {
@@ -82,33 +123,58 @@ describe('the TikTok Content Posting emulator', () => {
   });
 
   test('when a pull is from an unverified domain, then url_ownership_unverified; from a verified one, it is processed', async () => {
-    const pull = (video_url: string) => tiktok('/video/init/', { post_info: { title: '', privacy_level: 'SELF_ONLY' }, source_info: { source: 'PULL_FROM_URL', video_url } });
+    const pull = (video_url: string) =>
+      tiktok('/video/init/', {
+        post_info: { title: '', privacy_level: 'SELF_ONLY' },
+        source_info: { source: 'PULL_FROM_URL', video_url },
+      });
     const refused = await pull('https://elsewhere.example/v.mp4');
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('url_ownership_unverified');
     const ok = await pull('https://verified.example/v.mp4');
-    expect((await tiktok('/status/fetch/', { publish_id: ok.body.data.publish_id })).body.data.status).toBe('PROCESSING_DOWNLOAD');
+    expect((await tiktok('/status/fetch/', { publish_id: ok.body.data.publish_id })).body.data.status).toBe(
+      'PROCESSING_DOWNLOAD',
+    );
   });
 
   test('when a photo is a PNG, then TikTok pulls it and the status ends FAILED with file_format_check_failed; JPEG and WebP go live', async () => {
     const photos = (photo_images: string[]) =>
-      tiktok('/content/init/', { media_type: 'PHOTO', post_mode: 'DIRECT_POST', post_info: { title: 'P', privacy_level: 'SELF_ONLY' }, source_info: { source: 'PULL_FROM_URL', photo_images, photo_cover_index: 0 } });
+      tiktok('/content/init/', {
+        media_type: 'PHOTO',
+        post_mode: 'DIRECT_POST',
+        post_info: { title: 'P', privacy_level: 'SELF_ONLY' },
+        source_info: { source: 'PULL_FROM_URL', photo_images, photo_cover_index: 0 },
+      });
     const png = await photos(['https://verified.example/a.jpg', 'https://verified.example/b.png']);
     const fine = await photos(['https://verified.example/a.jpeg', 'https://verified.example/b.webp']);
     await sleep(50);
-    expect((await tiktok('/status/fetch/', { publish_id: png.body.data.publish_id })).body.data).toMatchObject({ status: 'FAILED', fail_reason: 'file_format_check_failed' });
-    expect((await tiktok('/status/fetch/', { publish_id: fine.body.data.publish_id })).body.data.status).toBe('PUBLISH_COMPLETE');
+    expect((await tiktok('/status/fetch/', { publish_id: png.body.data.publish_id })).body.data).toMatchObject({
+      status: 'FAILED',
+      fail_reason: 'file_format_check_failed',
+    });
+    expect((await tiktok('/status/fetch/', { publish_id: fine.body.data.publish_id })).body.data.status).toBe(
+      'PUBLISH_COMPLETE',
+    );
   });
 
-  test('when the sandbox starts without prefixes, then only Postbus\'s development /files/ is verified; the limits control relaxes it, and a reset restores it', async () => {
+  test("when the sandbox starts without prefixes, then only Postbus's development /files/ is verified; the limits control relaxes it, and a reset restores it", async () => {
     const strict = await startSandbox({ port: 0, tiktokAudit: { unaudited: false } });
     try {
       let who = await newUser(strict, 'tiktok', 'tt.strict');
-      const pull = (video_url: string) => call(`${strict.url}/tiktok/v2/post/publish/video/init/`, { token: who.accessToken, json: { post_info: { title: '', privacy_level: 'SELF_ONLY' }, source_info: { source: 'PULL_FROM_URL', video_url } } });
+      const pull = (video_url: string) =>
+        call(`${strict.url}/tiktok/v2/post/publish/video/init/`, {
+          token: who.accessToken,
+          json: {
+            post_info: { title: '', privacy_level: 'SELF_ONLY' },
+            source_info: { source: 'PULL_FROM_URL', video_url },
+          },
+        });
       expect((await pull('https://cdn.example/v.mp4')).body.error.code).toBe('url_ownership_unverified');
       expect((await pull('http://localhost:3000/files/med_1?sig=x')).body.error.code).toBe('ok');
 
-      expect((await control(strict, 'POST', '/tiktok/limits', { verifiedUrlPrefixes: null })).body).toEqual({ verifiedUrlPrefixes: null });
+      expect((await control(strict, 'POST', '/tiktok/limits', { verifiedUrlPrefixes: null })).body).toEqual({
+        verifiedUrlPrefixes: null,
+      });
       expect((await pull('https://cdn.example/v.mp4')).body.error.code).toBe('ok');
       await control(strict, 'POST', '/reset');
       who = await newUser(strict, 'tiktok', 'tt.strict');
@@ -131,20 +197,33 @@ describe('the TikTok Content Posting emulator', () => {
       media_type: 'PHOTO',
       post_mode: 'DIRECT_POST',
       post_info: { title: 'P', privacy_level: 'PUBLIC_TO_EVERYONE' },
-      source_info: { source: 'PULL_FROM_URL', photo_images: ['https://verified.example/fail-processing.jpg'], photo_cover_index: 0 },
+      source_info: {
+        source: 'PULL_FROM_URL',
+        photo_images: ['https://verified.example/fail-processing.jpg'],
+        photo_cover_index: 0,
+      },
     });
     await sleep(50);
-    expect((await tiktok('/status/fetch/', { publish_id: res.body.data.publish_id })).body.data).toMatchObject({ status: 'FAILED', fail_reason: 'photo_pull_failed' });
+    expect((await tiktok('/status/fetch/', { publish_id: res.body.data.publish_id })).body.data).toMatchObject({
+      status: 'FAILED',
+      fail_reason: 'photo_pull_failed',
+    });
     expect((await control(sandbox, 'GET', '/published?platform=tiktok')).body).toEqual([]);
   });
 
   test('when withholdPostIdPolls is 3, then a public post answers PUBLISH_COMPLETE without its id three times, and a SELF_ONLY one never has one', async () => {
     sandbox.state.tiktok.limits.withholdPostIdPolls = 3;
     try {
-      const pull = (privacy: string) => tiktok('/video/init/', { post_info: { title: 'T', privacy_level: privacy }, source_info: { source: 'PULL_FROM_URL', video_url: 'https://verified.example/v.mp4' } });
+      const pull = (privacy: string) =>
+        tiktok('/video/init/', {
+          post_info: { title: 'T', privacy_level: privacy },
+          source_info: { source: 'PULL_FROM_URL', video_url: 'https://verified.example/v.mp4' },
+        });
       const [pub, own] = [await pull('PUBLIC_TO_EVERYONE'), await pull('SELF_ONLY')];
       await sleep(60);
-      const ids = async (init: typeof pub) => (await tiktok('/status/fetch/', { publish_id: init.body.data.publish_id })).body.data.publicaly_available_post_id.length;
+      const ids = async (init: typeof pub) =>
+        (await tiktok('/status/fetch/', { publish_id: init.body.data.publish_id })).body.data
+          .publicaly_available_post_id.length;
       expect([await ids(pub), await ids(pub), await ids(pub), await ids(pub)]).toEqual([0, 0, 0, 1]);
       expect([await ids(own), await ids(own)]).toEqual([0, 0]);
     } finally {
@@ -158,19 +237,31 @@ describe('the TikTok Content Posting emulator', () => {
         media_type: 'PHOTO',
         post_mode: 'DIRECT_POST',
         post_info: { title: 'P', privacy_level: 'PUBLIC_TO_EVERYONE' },
-        source_info: { source: 'PULL_FROM_URL', photo_images: ['https://verified.example/fail-processing-internal-once.jpg'], photo_cover_index: 0 },
+        source_info: {
+          source: 'PULL_FROM_URL',
+          photo_images: ['https://verified.example/fail-processing-internal-once.jpg'],
+          photo_cover_index: 0,
+        },
       });
     const first = await pullPhoto();
     const second = await pullPhoto();
     await sleep(50);
-    expect((await tiktok('/status/fetch/', { publish_id: first.body.data.publish_id })).body.data).toMatchObject({ status: 'FAILED', fail_reason: 'internal' });
-    expect((await tiktok('/status/fetch/', { publish_id: second.body.data.publish_id })).body.data.status).toBe('PUBLISH_COMPLETE');
+    expect((await tiktok('/status/fetch/', { publish_id: first.body.data.publish_id })).body.data).toMatchObject({
+      status: 'FAILED',
+      fail_reason: 'internal',
+    });
+    expect((await tiktok('/status/fetch/', { publish_id: second.body.data.publish_id })).body.data.status).toBe(
+      'PUBLISH_COMPLETE',
+    );
     expect((await control(sandbox, 'GET', '/published?platform=tiktok')).body).toHaveLength(1);
   });
 
   test('when the token is unknown, then 401 access_token_invalid in the envelope', async () => {
     const res = await tiktok('/creator_info/query/', {}, 'act.nope');
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ data: {}, error: { code: 'access_token_invalid', message: expect.any(String), log_id: expect.any(String) } });
+    expect(res.body).toEqual({
+      data: {},
+      error: { code: 'access_token_invalid', message: expect.any(String), log_id: expect.any(String) },
+    });
   });
 });

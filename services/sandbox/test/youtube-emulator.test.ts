@@ -20,9 +20,18 @@ beforeEach(async () => {
 const CHUNK = 262_144;
 const metadata = { snippet: { title: 'T', description: 'D' }, status: { privacyStatus: 'private' } };
 const open = (size: number, json: unknown = metadata) =>
-  call(`${base}/videos?uploadType=resumable&part=snippet,status`, { token: channel.accessToken, json, headers: { 'x-upload-content-length': String(size), 'x-upload-content-type': 'video/mp4' } });
+  call(`${base}/videos?uploadType=resumable&part=snippet,status`, {
+    token: channel.accessToken,
+    json,
+    headers: { 'x-upload-content-length': String(size), 'x-upload-content-type': 'video/mp4' },
+  });
 const put = (session: string, range: string, bytes = 0) =>
-  call(session, { method: 'PUT', token: channel.accessToken, headers: { 'content-range': range, 'content-type': 'video/mp4' }, ...(bytes && { body: new Uint8Array(bytes) }) });
+  call(session, {
+    method: 'PUT',
+    token: channel.accessToken,
+    headers: { 'content-range': range, 'content-type': 'video/mp4' },
+    ...(bytes && { body: new Uint8Array(bytes) }),
+  });
 
 describe('the YouTube resumable upload emulator', () => {
   test('when a session is opened and bytes sent in chunks, then 308 with Range until the last, which answers 201 with the video', async () => {
@@ -37,7 +46,11 @@ describe('the YouTube resumable upload emulator', () => {
     expect([first.status, first.headers.get('range')]).toEqual([308, `bytes=0-${CHUNK - 1}`]);
     const last = await put(session, `bytes ${CHUNK}-${total - 1}/${total}`, 400);
     expect(last.status).toBe(201);
-    expect(last.body).toMatchObject({ kind: 'youtube#video', id: expect.any(String), status: { uploadStatus: 'uploaded', privacyStatus: 'private' } });
+    expect(last.body).toMatchObject({
+      kind: 'youtube#video',
+      id: expect.any(String),
+      status: { uploadStatus: 'uploaded', privacyStatus: 'private' },
+    });
     const probe = await put(session, `bytes */${total}`);
     expect([probe.status, probe.body.id]).toEqual([200, last.body.id]);
   });
@@ -47,7 +60,9 @@ describe('the YouTube resumable upload emulator', () => {
     const session = (await open(total)).headers.get('location')!;
     const unaligned = await put(session, `bytes 0-599/${total}`, 600);
     expect(unaligned.status).toBe(400);
-    expect(unaligned.body.error.message).toMatch(/required to be equal or greater than 262144, except for the final request/);
+    expect(unaligned.body.error.message).toMatch(
+      /required to be equal or greater than 262144, except for the final request/,
+    );
     expect((await put(session, `bytes */${total}`)).headers.get('range')).toBeNull();
 
     const aligned = await put(session, `bytes 0-${2 * CHUNK - 1}/${total}`, 2 * CHUNK);
@@ -72,8 +87,16 @@ describe('the YouTube resumable upload emulator', () => {
     const session = (await open(10, { ...metadata, status: { privacyStatus: 'public' } })).headers.get('location')!;
     const done = await put(session, 'bytes 0-9/10', 10);
     expect(done.body.status).toMatchObject({ uploadStatus: 'uploaded', privacyStatus: 'private' });
-    const listed = await call(`${sandbox.url}/youtube/v3/videos?part=status&id=${done.body.id}`, { token: channel.accessToken });
-    expect(listed.body.items).toEqual([{ kind: 'youtube#video', id: done.body.id, status: expect.objectContaining({ uploadStatus: 'uploaded', privacyStatus: 'private' }) }]);
+    const listed = await call(`${sandbox.url}/youtube/v3/videos?part=status&id=${done.body.id}`, {
+      token: channel.accessToken,
+    });
+    expect(listed.body.items).toEqual([
+      {
+        kind: 'youtube#video',
+        id: done.body.id,
+        status: expect.objectContaining({ uploadStatus: 'uploaded', privacyStatus: 'private' }),
+      },
+    ]);
 
     sandbox.state.youtube.limits.unauditedProject = false;
     try {
@@ -85,11 +108,15 @@ describe('the YouTube resumable upload emulator', () => {
   });
 
   test('when the title carries rejected-duplicate, then the finished upload is rejected with that reason and nothing goes live', async () => {
-    const session = (await open(10, { ...metadata, snippet: { title: 'Again rejected-duplicate', description: '' } })).headers.get('location')!;
+    const session = (
+      await open(10, { ...metadata, snippet: { title: 'Again rejected-duplicate', description: '' } })
+    ).headers.get('location')!;
     const done = await put(session, 'bytes 0-9/10', 10);
     expect(done.body.status).toMatchObject({ uploadStatus: 'rejected', rejectionReason: 'duplicate' });
     expect((await control(sandbox, 'GET', '/published?platform=youtube')).body).toEqual([]);
-    const listed = await call(`${sandbox.url}/youtube/v3/videos?part=status&id=${done.body.id}`, { token: channel.accessToken });
+    const listed = await call(`${sandbox.url}/youtube/v3/videos?part=status&id=${done.body.id}`, {
+      token: channel.accessToken,
+    });
     expect(listed.body.items[0].status).toMatchObject({ uploadStatus: 'rejected', rejectionReason: 'duplicate' });
   });
 
@@ -123,7 +150,10 @@ describe('the YouTube resumable upload emulator', () => {
     [{ snippet: { title: '' }, status: {} }, 'invalidTitle'],
     [{ snippet: { title: 'a>b' }, status: {} }, 'invalidTitle'],
     [{ snippet: { title: 'T', description: 'x'.repeat(5001) }, status: {} }, 'invalidDescription'],
-    [{ snippet: { title: 'T' }, status: { privacyStatus: 'public', publishAt: '2030-01-01T00:00:00Z' } }, 'invalidPublishAt'],
+    [
+      { snippet: { title: 'T' }, status: { privacyStatus: 'public', publishAt: '2030-01-01T00:00:00Z' } },
+      'invalidPublishAt',
+    ],
   ])('when the metadata is %j, then 400 %s', async (json, reason) => {
     const res = await open(10, json);
     expect([res.status, res.body.error.errors[0].reason]).toEqual([400, reason]);
@@ -132,15 +162,25 @@ describe('the YouTube resumable upload emulator', () => {
   test('when a thumbnail is set for the uploaded video, then it is recorded; an oversized one is refused', async () => {
     const session = (await open(10)).headers.get('location')!;
     const video = (await put(session, 'bytes 0-9/10', 10)).body;
-    const thumb = (bytes: number) => call(`${base}/thumbnails/set?videoId=${video.id}`, { token: channel.accessToken, headers: { 'content-type': 'image/png' }, body: new Uint8Array(bytes) });
+    const thumb = (bytes: number) =>
+      call(`${base}/thumbnails/set?videoId=${video.id}`, {
+        token: channel.accessToken,
+        headers: { 'content-type': 'image/png' },
+        body: new Uint8Array(bytes),
+      });
 
     expect((await thumb(100)).body.kind).toBe('youtube#thumbnailSetResponse');
     expect((await thumb(3 * 1024 * 1024)).body.error.errors[0].reason).toBe('invalidImage');
-    expect((await control(sandbox, 'GET', '/published?platform=youtube')).body).toEqual([expect.objectContaining({ id: video.id, details: expect.objectContaining({ thumbnailBytes: 100 }) })]);
+    expect((await control(sandbox, 'GET', '/published?platform=youtube')).body).toEqual([
+      expect.objectContaining({ id: video.id, details: expect.objectContaining({ thumbnailBytes: 100 }) }),
+    ]);
   });
 
   test('when the token is unknown, then 401 authError', async () => {
-    const res = await call(`${base}/videos?uploadType=resumable&part=snippet,status`, { token: 'ya29.nope', json: metadata });
+    const res = await call(`${base}/videos?uploadType=resumable&part=snippet,status`, {
+      token: 'ya29.nope',
+      json: metadata,
+    });
     expect([res.status, res.body.error.errors[0].reason]).toEqual([401, 'authError']);
   });
 });

@@ -32,7 +32,9 @@ describe('retry schedule', () => {
     expect(readConfig({ WEBHOOK_RETRY_SCHEDULE_MS: '10, 20,40' }).WEBHOOK_RETRY_SCHEDULE_MS).toEqual([10, 20, 40]);
     expect(() => readConfig({ WEBHOOK_RETRY_SCHEDULE_MS: '10,soon' })).toThrow(/WEBHOOK_RETRY_SCHEDULE_MS/);
     expect(() => readConfig({ WEBHOOK_DISABLE_AFTER_HOURS: '-1' })).toThrow(/WEBHOOK_DISABLE_AFTER_HOURS/);
-    expect(() => readConfig({ POSTBUS_ENV: 'production', WEBHOOKS_ALLOW_LOOPBACK: 'true' })).toThrow(/WEBHOOKS_ALLOW_LOOPBACK/);
+    expect(() => readConfig({ POSTBUS_ENV: 'production', WEBHOOKS_ALLOW_LOOPBACK: 'true' })).toThrow(
+      /WEBHOOKS_ALLOW_LOOPBACK/,
+    );
   });
 });
 

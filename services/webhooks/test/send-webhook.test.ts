@@ -11,7 +11,8 @@ beforeAll(async () => {
     hits.push(req.url ?? '');
     if (req.url === '/ok') res.writeHead(204).end();
     else if (req.url === '/moved') res.writeHead(301, { location: '/ok' }).end();
-    else if (req.url === '/slow') return; // never answers
+    else if (req.url === '/slow')
+      return; // never answers
     else res.writeHead(500).end('broken');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -25,7 +26,11 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const req = (path: string) => ({ url: `http://127.0.0.1:${port}${path}`, headers: { 'webhook-id': 'msg_x' }, body: '{}' });
+const req = (path: string) => ({
+  url: `http://127.0.0.1:${port}${path}`,
+  headers: { 'webhook-id': 'msg_x' },
+  body: '{}',
+});
 
 describe('sending one delivery', () => {
   test('when the endpoint answers 2xx, then the attempt succeeds with its code', async () => {
@@ -61,7 +66,11 @@ describe('sending one delivery', () => {
   });
 
   test('when the target name now resolves to a private or metadata address, then it is refused at delivery', async () => {
-    const send = webhookSender({ allowLoopback: true, timeoutMs: 2000, resolve: async () => [{ address: '169.254.169.254', family: 4 }] });
+    const send = webhookSender({
+      allowLoopback: true,
+      timeoutMs: 2000,
+      resolve: async () => [{ address: '169.254.169.254', family: 4 }],
+    });
     const result = await send({ url: 'http://hooks.example/in', headers: {}, body: '{}' });
     expect(result.error).toContain('cloud metadata');
   });

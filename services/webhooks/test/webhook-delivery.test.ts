@@ -1,4 +1,5 @@
-import { createTestEnv, startSystem, waitFor, type RunningSystem, type TestEnv } from '@postbus/testing';
+import { createTestEnv, waitFor, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 import { Receiver } from './support/receiver';
 import { signaturesMadeBy, verifiedBy } from './support/verify-standard-webhook';
 import { api, createWebhook, deliveriesOf, publishPost, schedulePost } from './support/webhooks-api';
@@ -37,7 +38,10 @@ describe('delivering publish results', () => {
     const account = await system.seedAccount();
     const hooks = await receiver();
     const failuresOnly = await receiver();
-    const webhook = await createWebhook(system, account.apiKey, { url: hooks.url, events: ['post.published', 'post.failed'] });
+    const webhook = await createWebhook(system, account.apiKey, {
+      url: hooks.url,
+      events: ['post.published', 'post.failed'],
+    });
     await createWebhook(system, account.apiKey, { url: failuresOnly.url, events: ['post.failed'] });
 
     const postId = await publishPost(system, account.apiKey);
@@ -48,12 +52,27 @@ describe('delivering publish results', () => {
     expect(hooks.received).toHaveLength(1);
     const got = hooks.received[0];
     expect(got.contentType).toBe('application/json');
-    expect(got.json).toEqual({ id: expect.stringMatching(/^evt_/), type: 'post.published', timestamp: expect.any(String), data: { post } });
+    expect(got.json).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      type: 'post.published',
+      timestamp: expect.any(String),
+      data: { post },
+    });
     expect(verifiedBy(webhook.secret, hooks.headersOf(got), got.body)).toBe(true);
     expect(got.id).toBe(delivery.id);
     expect(got.timestamp).toMatch(/^\d{10}$/);
-    expect(delivery).toMatchObject({ webhookId: webhook.id, eventType: 'post.published', eventId: got.json.id, status: 'succeeded', responseCode: 200, attemptCount: 1, nextAttemptAt: null });
-    expect(delivery.attempts).toEqual([{ attemptedAt: expect.any(String), durationMs: expect.any(Number), responseCode: 200, error: null }]);
+    expect(delivery).toMatchObject({
+      webhookId: webhook.id,
+      eventType: 'post.published',
+      eventId: got.json.id,
+      status: 'succeeded',
+      responseCode: 200,
+      attemptCount: 1,
+      nextAttemptAt: null,
+    });
+    expect(delivery.attempts).toEqual([
+      { attemptedAt: expect.any(String), durationMs: expect.any(Number), responseCode: 200, error: null },
+    ]);
     expect(failuresOnly.received).toHaveLength(0);
   });
 
@@ -61,7 +80,11 @@ describe('delivering publish results', () => {
     const account = await system.seedAccount();
     const hooks = await receiver();
     const webhook = await createWebhook(system, account.apiKey, { url: hooks.url, events: ['post.failed'] });
-    const fault = await fetch(`${system.sandboxUrl}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platform: 'threads', mode: 'error', code: 100, count: 1 }) });
+    const fault = await fetch(`${system.sandboxUrl}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ platform: 'threads', mode: 'error', code: 100, count: 1 }),
+    });
     expect(fault.ok).toBe(true);
 
     const postId = await publishPost(system, account.apiKey);
@@ -78,13 +101,28 @@ describe('delivering publish results', () => {
     const account = await system.seedAccount();
     const restrictedOnly = await receiver();
     const both = await receiver();
-    const restrictedHook = await createWebhook(system, account.apiKey, { url: restrictedOnly.url, events: ['post.restricted'] });
-    const bothHook = await createWebhook(system, account.apiKey, { url: both.url, events: ['post.published', 'post.restricted'] });
+    const restrictedHook = await createWebhook(system, account.apiKey, {
+      url: restrictedOnly.url,
+      events: ['post.restricted'],
+    });
+    const bothHook = await createWebhook(system, account.apiKey, {
+      url: both.url,
+      events: ['post.published', 'post.restricted'],
+    });
     const [locked, plain] = [await schedulePost(system, account.apiKey), await schedulePost(system, account.apiKey)];
     const warnings = [{ code: 'youtube_private_lock', message: 'The video is on YouTube but private.' }];
     const publishedEvent = (postId: string, extra: Record<string, unknown>) => ({
       name: 'post.published',
-      data: { postId, accountId: account.accountId, profileId: 'prf_x', platform: 'youtube', platformPostId: 'vid1', permalink: 'https://www.youtube.com/watch?v=vid1', publishedAt: new Date().toISOString(), ...extra },
+      data: {
+        postId,
+        accountId: account.accountId,
+        profileId: 'prf_x',
+        platform: 'youtube',
+        platformPostId: 'vid1',
+        permalink: 'https://www.youtube.com/watch?v=vid1',
+        publishedAt: new Date().toISOString(),
+        ...extra,
+      },
     });
 
     await system.bus.events.publish([publishedEvent(locked, { warnings }), publishedEvent(plain, {})]);
@@ -92,9 +130,22 @@ describe('delivering publish results', () => {
     await settled(system, account.apiKey, restrictedHook.id, 1);
 
     const restricted = restrictedOnly.received.map((r) => r.json);
-    expect(restricted).toEqual([{ id: expect.stringMatching(/^evt_/), type: 'post.restricted', timestamp: expect.any(String), data: { post: expect.objectContaining({ id: locked, status: 'posted', warnings }) } }]);
+    expect(restricted).toEqual([
+      {
+        id: expect.stringMatching(/^evt_/),
+        type: 'post.restricted',
+        timestamp: expect.any(String),
+        data: { post: expect.objectContaining({ id: locked, status: 'posted', warnings }) },
+      },
+    ]);
     const seen = both.received.map((r) => [r.json.type, r.json.data.post.id]).sort();
-    expect(seen).toEqual([['post.published', locked], ['post.published', plain], ['post.restricted', locked]].sort());
+    expect(seen).toEqual(
+      [
+        ['post.published', locked],
+        ['post.published', plain],
+        ['post.restricted', locked],
+      ].sort(),
+    );
     expect(new Set(both.received.map((r) => r.json.id)).size).toBe(3);
   });
 
@@ -103,8 +154,14 @@ describe('delivering publish results', () => {
     const theirs = await system.seedAccount();
     const myHooks = await receiver();
     const theirHooks = await receiver();
-    const myWebhook = await createWebhook(system, mine.apiKey, { url: myHooks.url, events: ['post.published', 'post.failed'] });
-    const theirWebhook = await createWebhook(system, theirs.apiKey, { url: theirHooks.url, events: ['post.published', 'post.failed', 'post.scheduled'] });
+    const myWebhook = await createWebhook(system, mine.apiKey, {
+      url: myHooks.url,
+      events: ['post.published', 'post.failed'],
+    });
+    const theirWebhook = await createWebhook(system, theirs.apiKey, {
+      url: theirHooks.url,
+      events: ['post.published', 'post.failed', 'post.scheduled'],
+    });
 
     await publishPost(system, mine.apiKey);
     await settled(system, mine.apiKey, myWebhook.id, 1);
@@ -118,7 +175,9 @@ describe('delivering publish results', () => {
     const account = await system.seedAccount();
     const hooks = await receiver();
     const webhook = await createWebhook(system, account.apiKey, { url: hooks.url, events: ['post.published'] });
-    const rotated = (await api(system, `/api/v1/webhooks/${webhook.id}/rotate-secret`, { method: 'POST', key: account.apiKey })).body;
+    const rotated = (
+      await api(system, `/api/v1/webhooks/${webhook.id}/rotate-secret`, { method: 'POST', key: account.apiKey })
+    ).body;
 
     await publishPost(system, account.apiKey);
     await settled(system, account.apiKey, webhook.id, 1);
@@ -128,19 +187,24 @@ describe('delivering publish results', () => {
     expect(signaturesMadeBy(webhook.secret, hooks.headersOf(got), got.body)).toEqual([1]);
   });
 
-  test('when an event does not name its account (announced before it did), then the post\'s own account is found and only it receives the event', async () => {
+  test("when an event does not name its account (announced before it did), then the post's own account is found and only it receives the event", async () => {
     const owner = await system.seedAccount();
     const stranger = await system.seedAccount();
     const ownerHooks = await receiver();
     const strangerHooks = await receiver();
     const ownerWebhook = await createWebhook(system, owner.apiKey, { url: ownerHooks.url, events: ['post.scheduled'] });
-    const strangerWebhook = await createWebhook(system, stranger.apiKey, { url: strangerHooks.url, events: ['post.scheduled'] });
+    const strangerWebhook = await createWebhook(system, stranger.apiKey, {
+      url: strangerHooks.url,
+      events: ['post.scheduled'],
+    });
     const postId = await schedulePost(system, owner.apiKey);
 
     await system.bus.events.publish([{ name: 'post.scheduled', data: { postId } }]);
     await settled(system, owner.apiKey, ownerWebhook.id, 1);
     const post = (await api(system, `/api/v1/posts/${postId}`, { key: owner.apiKey })).body;
-    expect(ownerHooks.received.map((r) => r.json)).toEqual([{ id: expect.any(String), type: 'post.scheduled', timestamp: expect.any(String), data: { post } }]);
+    expect(ownerHooks.received.map((r) => r.json)).toEqual([
+      { id: expect.any(String), type: 'post.scheduled', timestamp: expect.any(String), data: { post } },
+    ]);
     expect(await deliveriesOf(system, stranger.apiKey, strangerWebhook.id)).toEqual([]);
     expect(strangerHooks.received).toHaveLength(0);
   });
@@ -153,7 +217,11 @@ describe('delivering publish results', () => {
     const cancelled = await api(system, `/api/v1/posts/${postId}`, { method: 'DELETE', key: account.apiKey });
     expect(cancelled.body.status).toBe('cancelled');
 
-    const event = { id: '6f1c1e8e-3a43-4c55-9d0b-0a5bb1f1c0de', name: 'post.cancelled', data: { postId, accountId: account.accountId } };
+    const event = {
+      id: '6f1c1e8e-3a43-4c55-9d0b-0a5bb1f1c0de',
+      name: 'post.cancelled',
+      data: { postId, accountId: account.accountId },
+    };
     await system.bus.events.publish([event]);
     await settled(system, account.apiKey, webhook.id, 1);
     await system.bus.events.publish([event]);
@@ -170,7 +238,11 @@ describe('delivering publish results', () => {
     const first = await api(system, `/api/v1/webhooks/${webhook.id}/deliveries?limit=1`, { key: account.apiKey });
     expect(first.body.data).toHaveLength(1);
     expect(first.body.nextCursor).toEqual(expect.any(String));
-    const second = await api(system, `/api/v1/webhooks/${webhook.id}/deliveries?limit=1&cursor=${first.body.nextCursor}`, { key: account.apiKey });
+    const second = await api(
+      system,
+      `/api/v1/webhooks/${webhook.id}/deliveries?limit=1&cursor=${first.body.nextCursor}`,
+      { key: account.apiKey },
+    );
     expect(second.body.data).toHaveLength(1);
     expect(second.body.nextCursor).toBeNull();
     expect([second.body.data[0].eventId, first.body.data[0].eventId]).toEqual(hooks.received.map((r) => r.json.id));

@@ -1,4 +1,5 @@
-import { createTestEnv, startSystem, waitFor, type RunningSystem, type TestEnv } from '@postbus/testing';
+import { createTestEnv, waitFor, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 import { Receiver } from './support/receiver';
 import { api, createWebhook, deliveriesOf, publishPost } from './support/webhooks-api';
 
@@ -11,7 +12,11 @@ let hooks: Receiver;
 
 beforeAll(async () => {
   env = await createTestEnv('webhooks_disable');
-  system = await startSystem(env, { WEBHOOK_RETRY_SCHEDULE_MS: Array(40).fill(100).join(','), WEBHOOK_DISABLE_AFTER_HOURS: String(DISABLE_AFTER_HOURS), WEBHOOK_POLL_MS: '50' });
+  system = await startSystem(env, {
+    WEBHOOK_RETRY_SCHEDULE_MS: Array(40).fill(100).join(','),
+    WEBHOOK_DISABLE_AFTER_HOURS: String(DISABLE_AFTER_HOURS),
+    WEBHOOK_POLL_MS: '50',
+  });
   hooks = await new Receiver().listen();
 });
 afterAll(async () => {
@@ -53,7 +58,11 @@ describe('disabling an endpoint that keeps failing', () => {
     try {
       const probe = await createWebhook(system, other.apiKey, { url: otherHooks.url, events: ['post.published'] });
       await publishPost(system, other.apiKey);
-      await waitFor(async () => ((await deliveriesOf(system, other.apiKey, probe.id))[0]?.status === 'succeeded' ? true : undefined), { what: 'a later event to be delivered elsewhere' });
+      await waitFor(
+        async () =>
+          (await deliveriesOf(system, other.apiKey, probe.id))[0]?.status === 'succeeded' ? true : undefined,
+        { what: 'a later event to be delivered elsewhere' },
+      );
     } finally {
       await otherHooks.close();
     }
@@ -61,13 +70,23 @@ describe('disabling an endpoint that keeps failing', () => {
 
     // Resumed, with the receiver fixed: the stopped delivery is sent again by hand and arrives.
     hooks.status = 200;
-    const resumed = await api(system, `/api/v1/webhooks/${webhook.id}`, { method: 'PATCH', key: account.apiKey, body: { enabled: true } });
+    const resumed = await api(system, `/api/v1/webhooks/${webhook.id}`, {
+      method: 'PATCH',
+      key: account.apiKey,
+      body: { enabled: true },
+    });
     expect(resumed.body).toMatchObject({ status: 'enabled', disabledReason: null, disabledAt: null });
-    await api(system, `/api/v1/webhooks/${webhook.id}/deliveries/${delivery.id}/retry`, { method: 'POST', key: account.apiKey });
-    const done = await waitFor(async () => {
-      const [d] = await deliveriesOf(system, account.apiKey, webhook.id);
-      return d.status === 'succeeded' ? d : undefined;
-    }, { what: 'the retried delivery' });
+    await api(system, `/api/v1/webhooks/${webhook.id}/deliveries/${delivery.id}/retry`, {
+      method: 'POST',
+      key: account.apiKey,
+    });
+    const done = await waitFor(
+      async () => {
+        const [d] = await deliveriesOf(system, account.apiKey, webhook.id);
+        return d.status === 'succeeded' ? d : undefined;
+      },
+      { what: 'the retried delivery' },
+    );
     expect(done.attemptCount).toBe(delivery.attemptCount + 1);
     expect(hooks.received).toHaveLength(sent + 1);
   });

@@ -1,4 +1,5 @@
-import { createTestEnv, freePort, startSystem, waitFor, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, freePort, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 import { Receiver } from './support/receiver';
 import { verifiedBy } from './support/verify-standard-webhook';
 import { api, createWebhook, deliveriesOf, publishPost } from './support/webhooks-api';
@@ -50,7 +51,11 @@ describe('retrying failed deliveries', () => {
     expect(delivery.responseCode).toBe(503);
     const times = delivery.attempts.map((a: { attemptedAt: string }) => Date.parse(a.attemptedAt));
     SCHEDULE_MS.forEach((delay, i) => expect(times[i + 1] - times[i]).toBeGreaterThanOrEqual(delay));
-    expect(delivery.attempts.every((a: { responseCode: number; error: string }) => a.responseCode === 503 && a.error === 'HTTP 503')).toBe(true);
+    expect(
+      delivery.attempts.every(
+        (a: { responseCode: number; error: string }) => a.responseCode === 503 && a.error === 'HTTP 503',
+      ),
+    ).toBe(true);
 
     // Every attempt is the same message (same webhook-id and body), freshly signed.
     expect(hooks.received).toHaveLength(SCHEDULE_MS.length + 1);
@@ -62,15 +67,26 @@ describe('retrying failed deliveries', () => {
 
   test('when the receiver is down and comes back, then the delivery arrives once it is back, exactly once', async () => {
     const port = await freePort();
-    const webhook = await createWebhook(system, account.apiKey, { url: `http://127.0.0.1:${port}/hooks`, events: ['post.published'] });
+    const webhook = await createWebhook(system, account.apiKey, {
+      url: `http://127.0.0.1:${port}/hooks`,
+      events: ['post.published'],
+    });
     await publishPost(system, account.apiKey);
 
     const down = await theDelivery(webhook.id, (d) => d.attemptCount >= 2, 'two failed attempts');
     expect(down.status).toBe('pending');
-    expect(down.attempts.slice(0, 2).every((a: { responseCode: null; error: string }) => a.responseCode === null && /ECONNREFUSED/.test(a.error))).toBe(true);
+    expect(
+      down.attempts
+        .slice(0, 2)
+        .every((a: { responseCode: null; error: string }) => a.responseCode === null && /ECONNREFUSED/.test(a.error)),
+    ).toBe(true);
 
     const hooks = await receiver(port);
-    const delivered = await theDelivery(webhook.id, (d) => d.status !== 'pending', 'the delivery once the receiver is back');
+    const delivered = await theDelivery(
+      webhook.id,
+      (d) => d.status !== 'pending',
+      'the delivery once the receiver is back',
+    );
     expect(delivered.status).toBe('succeeded');
     expect(delivered.nextAttemptAt).toBeNull();
     expect(delivered.deliveredAt).toEqual(expect.any(String));
@@ -87,7 +103,10 @@ describe('retrying failed deliveries', () => {
     await publishPost(system, account.apiKey);
     const failed = await theDelivery(webhook.id, (d) => d.status === 'failed', 'the delivery to fail for good');
 
-    const retried = await api(system, `/api/v1/webhooks/${webhook.id}/deliveries/${failed.id}/retry`, { method: 'POST', key: account.apiKey });
+    const retried = await api(system, `/api/v1/webhooks/${webhook.id}/deliveries/${failed.id}/retry`, {
+      method: 'POST',
+      key: account.apiKey,
+    });
     expect(retried.status).toBe(200);
     expect(retried.body).toMatchObject({ id: failed.id, status: 'pending', attemptCount: failed.attemptCount });
     const done = await theDelivery(webhook.id, (d) => d.status !== 'pending', 'the retried delivery');

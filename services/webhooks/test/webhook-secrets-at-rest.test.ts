@@ -15,7 +15,13 @@ import { signingSecrets } from '../src/sending/attempt-delivery.use-case';
 
 const K1 = randomBytes(32).toString('base64');
 const K2 = randomBytes(32).toString('base64');
-const principal: Principal = { accountId: 'acc_whsec', userId: 'usr_whsec', credential: { type: 'api_key', id: 'key_whsec' }, scopes: ['webhook:read', 'webhook:write'], profileIds: 'all' };
+const principal: Principal = {
+  accountId: 'acc_whsec',
+  userId: 'usr_whsec',
+  credential: { type: 'api_key', id: 'key_whsec' },
+  scopes: ['webhook:read', 'webhook:write'],
+  profileIds: 'all',
+};
 
 let env: TestEnv;
 let bus: Bus;
@@ -23,7 +29,13 @@ let db: Client;
 
 beforeAll(async () => {
   env = await createTestEnv('webhook_secrets');
-  bus = await openBus({ url: env.amqpUrl, namespace: env.namespace, logger: createLogger('test', 'silent'), rpcTimeoutMs: 5000, ephemeral: true });
+  bus = await openBus({
+    url: env.amqpUrl,
+    namespace: env.namespace,
+    logger: createLogger('test', 'silent'),
+    rpcTimeoutMs: 5000,
+    ephemeral: true,
+  });
   db = new Client({ connectionString: env.databaseUrl });
   await db.connect();
 });
@@ -34,8 +46,10 @@ afterAll(async () => {
 });
 
 const boot = (keys: Record<string, string>) => start({ ...env.env, WEBHOOKS_ALLOW_LOOPBACK: 'true', ...keys });
-const create = () => bus.rpc.call(Rpc.webhooksCreate, { url: 'http://127.0.0.1:9/hook', events: ['post.published'] }, principal);
-const stored = async (id: string): Promise<{ secret: string; previous_secret: string | null }> => (await db.query('SELECT secret, previous_secret FROM webhooks.endpoints WHERE id = $1', [id])).rows[0];
+const create = () =>
+  bus.rpc.call(Rpc.webhooksCreate, { url: 'http://127.0.0.1:9/hook', events: ['post.published'] }, principal);
+const stored = async (id: string): Promise<{ secret: string; previous_secret: string | null }> =>
+  (await db.query('SELECT secret, previous_secret FROM webhooks.endpoints WHERE id = $1', [id])).rows[0];
 
 /** The secrets an endpoint signs with now, opened as the delivery loop opens them. */
 async function signingSecretsOf(id: string, keys: Record<string, string>, keyId: string): Promise<string[]> {
@@ -74,7 +88,9 @@ describe('webhook signing secrets at rest', () => {
       await svc.lifecycle.stop();
     }
     const row = await stored(created.id);
-    const dump = (await db.query('SELECT row_to_json(e)::text AS row FROM webhooks.endpoints e')).rows.map((r) => r.row).join('\n');
+    const dump = (await db.query('SELECT row_to_json(e)::text AS row FROM webhooks.endpoints e')).rows
+      .map((r) => r.row)
+      .join('\n');
 
     expect(row.secret).toMatch(/^v2:k1:/);
     expect(row.previous_secret).toMatch(/^v2:k1:/);
@@ -103,7 +119,10 @@ describe('webhook signing secrets at rest', () => {
     }
     const clear = newWebhookSecret();
     const clearPrevious = newWebhookSecret();
-    await db.query(`UPDATE webhooks.endpoints SET secret = $2, previous_secret = $3, previous_secret_expires_at = now() + interval '1 hour' WHERE id = $1`, [id, clear, clearPrevious]);
+    await db.query(
+      `UPDATE webhooks.endpoints SET secret = $2, previous_secret = $3, previous_secret_expires_at = now() + interval '1 hour' WHERE id = $1`,
+      [id, clear, clearPrevious],
+    );
     await expect(signingSecretsOf(id, { k1: K1 }, 'k1')).rejects.toThrow('not a sealed value');
 
     const second = await boot({ WEBHOOK_SECRET_KEY_ID: 'k1', WEBHOOK_SECRET_ENCRYPTION_KEY: K1 });
@@ -124,7 +143,11 @@ describe('webhook signing secrets at rest', () => {
       await first.lifecycle.stop();
     }
 
-    const second = await boot({ WEBHOOK_SECRET_KEY_ID: 'k2', WEBHOOK_SECRET_ENCRYPTION_KEY: K2, WEBHOOK_SECRET_PREVIOUS_KEYS: `k1:${K1}` });
+    const second = await boot({
+      WEBHOOK_SECRET_KEY_ID: 'k2',
+      WEBHOOK_SECRET_ENCRYPTION_KEY: K2,
+      WEBHOOK_SECRET_PREVIOUS_KEYS: `k1:${K1}`,
+    });
     let refused: unknown;
     let output: string;
     try {
@@ -133,7 +156,9 @@ describe('webhook signing secrets at rest', () => {
     } finally {
       await second.lifecycle.stop();
     }
-    const sealed = (await db.query('SELECT secret, previous_secret FROM webhooks.endpoints')).rows.flatMap((r) => [r.secret, r.previous_secret].filter(Boolean));
+    const sealed = (await db.query('SELECT secret, previous_secret FROM webhooks.endpoints')).rows.flatMap((r) =>
+      [r.secret, r.previous_secret].filter(Boolean),
+    );
 
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).code).toBe('validation_error');
@@ -152,9 +177,16 @@ describe('webhook signing secrets at rest', () => {
   });
 
   test('when production keeps the development key, or the key is not 32 bytes, then the configuration is refused naming it', () => {
-    expect(() => readConfig({ POSTBUS_ENV: 'production' })).toThrow(/WEBHOOK_SECRET_ENCRYPTION_KEY must be set in production/);
-    expect(() => readConfig({ WEBHOOK_SECRET_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') })).toThrow(/WEBHOOK_SECRET_ENCRYPTION_KEY must be 32 bytes/);
+    expect(() => readConfig({ POSTBUS_ENV: 'production' })).toThrow(
+      /WEBHOOK_SECRET_ENCRYPTION_KEY must be set in production/,
+    );
+    expect(() => readConfig({ WEBHOOK_SECRET_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') })).toThrow(
+      /WEBHOOK_SECRET_ENCRYPTION_KEY must be 32 bytes/,
+    );
     expect(() => readConfig({ WEBHOOK_SECRET_PREVIOUS_KEYS: 'k0' })).toThrow(/WEBHOOK_SECRET_PREVIOUS_KEYS/);
-    expect(readConfig({ POSTBUS_ENV: 'production', WEBHOOK_SECRET_KEY_ID: 'k2', WEBHOOK_SECRET_ENCRYPTION_KEY: K2 }).WEBHOOK_SECRET_KEY_ID).toBe('k2');
+    expect(
+      readConfig({ POSTBUS_ENV: 'production', WEBHOOK_SECRET_KEY_ID: 'k2', WEBHOOK_SECRET_ENCRYPTION_KEY: K2 })
+        .WEBHOOK_SECRET_KEY_ID,
+    ).toBe('k2');
   });
 });

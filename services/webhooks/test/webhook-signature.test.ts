@@ -2,7 +2,12 @@ import { newWebhookSecret, secretKey } from '../src/endpoints/webhook-secret';
 import { signWebhook } from '../src/sending/webhook-signature';
 import { signaturesMadeBy, verifiedBy } from './support/verify-standard-webhook';
 
-const body = JSON.stringify({ id: 'evt_1', type: 'post.published', timestamp: '2025-01-01T00:00:00.000Z', data: { post: { id: 'pst_1', caption: 'héllo ✓' } } });
+const body = JSON.stringify({
+  id: 'evt_1',
+  type: 'post.published',
+  timestamp: '2025-01-01T00:00:00.000Z',
+  data: { post: { id: 'pst_1', caption: 'héllo ✓' } },
+});
 
 describe('webhook secrets', () => {
   test('when a secret is issued, then it is whsec_ and base64 of at least 24 random bytes, different each time', () => {
@@ -31,7 +36,12 @@ describe('Standard Webhooks signatures', () => {
 
   test('when the published example of the convention is signed, then the published signature comes out', () => {
     // The example of the Standard Webhooks specification (secret, id, timestamp, body → signature).
-    const h = signWebhook(['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'], 'msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}');
+    const h = signWebhook(
+      ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+      'msg_p5jXN8AQM9LWM0D4loKWxJek',
+      1614265330,
+      '{"test": 2432232314}',
+    );
     expect(h['webhook-signature']).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
 

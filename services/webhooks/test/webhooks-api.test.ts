@@ -1,4 +1,5 @@
-import { createTestEnv, startSystem, type RunningSystem, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
 import { api, createWebhook } from './support/webhooks-api';
 
 // Loopback is refused here, as in production: the URLs below are literal public addresses (no DNS needed).
@@ -20,9 +21,20 @@ afterAll(async () => {
 
 describe('managing webhook endpoints', () => {
   test('when an endpoint is created, then 201 answers it with a whsec_ secret, which no later read shows', async () => {
-    const created = await api(system, '/api/v1/webhooks', { method: 'POST', key: account.apiKey, body: { url: PUBLIC_URL, events: ['post.published', 'post.failed'], description: 'results' } });
+    const created = await api(system, '/api/v1/webhooks', {
+      method: 'POST',
+      key: account.apiKey,
+      body: { url: PUBLIC_URL, events: ['post.published', 'post.failed'], description: 'results' },
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: expect.stringMatching(/^whk_/), url: PUBLIC_URL, events: ['post.published', 'post.failed'], description: 'results', status: 'enabled', disabledReason: null });
+    expect(created.body).toMatchObject({
+      id: expect.stringMatching(/^whk_/),
+      url: PUBLIC_URL,
+      events: ['post.published', 'post.failed'],
+      description: 'results',
+      status: 'enabled',
+      disabledReason: null,
+    });
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32,}=*$/);
     expect(Buffer.from(created.body.secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
 
@@ -40,23 +52,53 @@ describe('managing webhook endpoints', () => {
 
   test('when an endpoint is changed, paused and resumed, then each answer shows the new state', async () => {
     const w = await createWebhook(system, account.apiKey, { url: PUBLIC_URL, events: ['post.published'] });
-    const changed = await api(system, `/api/v1/webhooks/${w.id}`, { method: 'PATCH', key: account.apiKey, body: { url: 'https://93.184.216.35/other', events: ['post.failed', 'post.cancelled'], description: 'moved' } });
+    const changed = await api(system, `/api/v1/webhooks/${w.id}`, {
+      method: 'PATCH',
+      key: account.apiKey,
+      body: { url: 'https://93.184.216.35/other', events: ['post.failed', 'post.cancelled'], description: 'moved' },
+    });
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ url: 'https://93.184.216.35/other', events: ['post.failed', 'post.cancelled'], description: 'moved', status: 'enabled' });
+    expect(changed.body).toMatchObject({
+      url: 'https://93.184.216.35/other',
+      events: ['post.failed', 'post.cancelled'],
+      description: 'moved',
+      status: 'enabled',
+    });
 
-    const paused = await api(system, `/api/v1/webhooks/${w.id}`, { method: 'PATCH', key: account.apiKey, body: { enabled: false } });
-    expect(paused.body).toMatchObject({ status: 'disabled', disabledReason: expect.stringContaining('Paused'), disabledAt: expect.any(String) });
-    const resumed = await api(system, `/api/v1/webhooks/${w.id}`, { method: 'PATCH', key: account.apiKey, body: { enabled: true, description: null } });
-    expect(resumed.body).toMatchObject({ status: 'enabled', disabledReason: null, disabledAt: null, description: null });
+    const paused = await api(system, `/api/v1/webhooks/${w.id}`, {
+      method: 'PATCH',
+      key: account.apiKey,
+      body: { enabled: false },
+    });
+    expect(paused.body).toMatchObject({
+      status: 'disabled',
+      disabledReason: expect.stringContaining('Paused'),
+      disabledAt: expect.any(String),
+    });
+    const resumed = await api(system, `/api/v1/webhooks/${w.id}`, {
+      method: 'PATCH',
+      key: account.apiKey,
+      body: { enabled: true, description: null },
+    });
+    expect(resumed.body).toMatchObject({
+      status: 'enabled',
+      disabledReason: null,
+      disabledAt: null,
+      description: null,
+    });
   });
 
   test('when the secret is rotated, then a new secret is shown once and the previous one is announced to sign for 24 hours', async () => {
     const w = await createWebhook(system, account.apiKey, { url: PUBLIC_URL, events: ['post.published'] });
-    const rotated = await api(system, `/api/v1/webhooks/${w.id}/rotate-secret`, { method: 'POST', key: account.apiKey });
+    const rotated = await api(system, `/api/v1/webhooks/${w.id}/rotate-secret`, {
+      method: 'POST',
+      key: account.apiKey,
+    });
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(w.secret);
-    const overlapHours = (Date.parse(rotated.body.previousSecretExpiresAt) - Date.parse(rotated.body.updatedAt)) / 3600_000;
+    const overlapHours =
+      (Date.parse(rotated.body.previousSecretExpiresAt) - Date.parse(rotated.body.updatedAt)) / 3600_000;
     expect(overlapHours).toBe(24);
     const read = await api(system, `/api/v1/webhooks/${w.id}`, { key: account.apiKey });
     expect(read.body.secret).toBeUndefined();
@@ -106,7 +148,10 @@ describe('tenancy', () => {
 
   test('when a delivery id is unknown for the endpoint, then retry answers 404 not_found', async () => {
     const w = await createWebhook(system, account.apiKey, { url: PUBLIC_URL, events: ['post.published'] });
-    const r = await api(system, `/api/v1/webhooks/${w.id}/deliveries/msg_nope/retry`, { method: 'POST', key: account.apiKey });
+    const r = await api(system, `/api/v1/webhooks/${w.id}/deliveries/msg_nope/retry`, {
+      method: 'POST',
+      key: account.apiKey,
+    });
     expect(r.status).toBe(404);
     expect(r.body).toEqual({ error: expect.any(String), code: 'not_found' });
   });
@@ -125,7 +170,11 @@ describe('refusing bad input', () => {
     ['not a URL', 'hooks please', 'valid URL'],
   ])('when the URL is %s, then 400 validation_error says why and nothing is created', async (_what, url, why) => {
     const before = (await api(system, '/api/v1/webhooks', { key: account.apiKey })).body.data.length;
-    const r = await api(system, '/api/v1/webhooks', { method: 'POST', key: account.apiKey, body: { url, events: ['post.published'] } });
+    const r = await api(system, '/api/v1/webhooks', {
+      method: 'POST',
+      key: account.apiKey,
+      body: { url, events: ['post.published'] },
+    });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('validation_error');
     expect(r.body.error).toContain(why);
@@ -134,7 +183,11 @@ describe('refusing bad input', () => {
 
   test('when a change points the URL inside the network, then 400 validation_error and the URL stays', async () => {
     const w = await createWebhook(system, account.apiKey, { url: PUBLIC_URL, events: ['post.published'] });
-    const r = await api(system, `/api/v1/webhooks/${w.id}`, { method: 'PATCH', key: account.apiKey, body: { url: 'http://192.168.1.20/hook' } });
+    const r = await api(system, `/api/v1/webhooks/${w.id}`, {
+      method: 'PATCH',
+      key: account.apiKey,
+      body: { url: 'http://192.168.1.20/hook' },
+    });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('validation_error');
     expect((await api(system, `/api/v1/webhooks/${w.id}`, { key: account.apiKey })).body.url).toBe(PUBLIC_URL);
@@ -155,7 +208,13 @@ describe('refusing bad input', () => {
 
   test('when the deliveries cursor or limit is not one of ours, then 400 validation_error', async () => {
     const w = await createWebhook(system, account.apiKey, { url: PUBLIC_URL, events: ['post.published'] });
-    for (const query of ['cursor=bm9wZQ', `cursor=${Buffer.from('msg_notthisone').toString('base64url')}`, 'limit=0', 'limit=many', 'limit=1000']) {
+    for (const query of [
+      'cursor=bm9wZQ',
+      `cursor=${Buffer.from('msg_notthisone').toString('base64url')}`,
+      'limit=0',
+      'limit=many',
+      'limit=1000',
+    ]) {
       const r = await api(system, `/api/v1/webhooks/${w.id}/deliveries?${query}`, { key: account.apiKey });
       expect([query, r.status, r.body.code]).toEqual([query, 400, 'validation_error']);
     }
@@ -175,7 +234,11 @@ describe('refusing bad input', () => {
 
   test('when the key lacks webhook:write, then 403 insufficient_scope', async () => {
     const writer = await system.seedAccount({ platforms: [], scopes: ['post:write', 'post:read', 'webhook:read'] });
-    const r = await api(system, '/api/v1/webhooks', { method: 'POST', key: writer.apiKey, body: { url: PUBLIC_URL, events: ['post.published'] } });
+    const r = await api(system, '/api/v1/webhooks', {
+      method: 'POST',
+      key: writer.apiKey,
+      body: { url: PUBLIC_URL, events: ['post.published'] },
+    });
     expect(r.status).toBe(403);
     expect(r.body.code).toBe('insufficient_scope');
   });

@@ -35,13 +35,15 @@ export interface RouteDef {
 export interface ToolDef {
   /** `svc_…` */
   name: string;
+  /** A few words a person reads in a tool picker (MCP `title`). */
+  title?: string;
   description: string;
   /** JSON Schema of the tool's arguments (an object). */
   input: TSchema;
-  /** Tool arguments → the RPC input the REST twin would send. */
-  toRpc(args: any): unknown;
-  /** RPC data → the tool's structured result (default: as is). */
-  fromRpc?(data: any): unknown;
+  /** Tool arguments (an object, checked against `input` unless validateInput is false) → the RPC input the REST twin would send. */
+  toRpc(args: Record<string, unknown>): unknown;
+  /** The RPC's output → the tool's structured result (default: as is). */
+  fromRpc?(data: unknown): unknown;
   /** JSON Schema of the structured result (default: the route's response). */
   output?: TSchema;
   annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
@@ -53,4 +55,8 @@ export interface ToolDef {
   oauthScope: 'mcp:read' | 'mcp:write';
 }
 
-export const ErrorBodySchema = Type.Object({ error: Type.String(), code: Type.String(), details: Type.Optional(Type.Unknown()) });
+export const ErrorBodySchema = Type.Object({
+  error: Type.String(),
+  code: Type.String(),
+  details: Type.Optional(Type.Unknown()),
+});

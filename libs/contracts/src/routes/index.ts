@@ -18,4 +18,13 @@ export * from './automation';
 export * from './account';
 
 /** Every REST route of the gateway. Each domain keeps its own file. */
-export const Routes = { ...PostRoutes, ...ScheduleRoutes, ...CalendarRoutes, ...MediaRoutes, ...ConnectionRoutes, ...WebhookRoutes, ...AutomationRoutes, ...AccountRoutes };
+export const Routes = {
+  ...PostRoutes,
+  ...ScheduleRoutes,
+  ...CalendarRoutes,
+  ...MediaRoutes,
+  ...ConnectionRoutes,
+  ...WebhookRoutes,
+  ...AutomationRoutes,
+  ...AccountRoutes,
+};

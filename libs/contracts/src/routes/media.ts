@@ -1,14 +1,43 @@
 import { Type } from '@sinclair/typebox';
 import type { ErrorCode } from '../errors';
-import { MEDIA_IMPORT_RPC_TIMEOUT_MS, MediaAssetSchema, MediaDeletedSchema, MediaFromUrlSchema, MediaImportedSchema, MediaListQuerySchema, MediaPageSchema, MediaUploadedSchema, McpUploadMediaSchema } from '../rpc/media';
-import { Rpc } from '../rpc';
+import {
+  MEDIA_IMPORT_RPC_TIMEOUT_MS,
+  MediaUploadUrlRequestSchema,
+  MediaUploadUrlSchema,
+  MediaAssetSchema,
+  MediaDeletedSchema,
+  MediaFromUrlSchema,
+  MediaImportedSchema,
+  MediaListQuerySchema,
+  MediaPageSchema,
+  MediaUploadedSchema,
+  McpUploadMediaSchema,
+} from '../rpc/media';
+import { Rpc, type RpcOutput } from '../rpc';
 import type { RouteDef } from './define';
 
-const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'insufficient_scope', 'api_access_disabled', 'plan_required', 'service_unavailable'];
-const INGEST_ERRORS: ErrorCode[] = ['unsupported_media_type', 'upload_plan_required', 'storage_quota_exceeded', 'file_too_large'];
+const AUTH_ERRORS: ErrorCode[] = [
+  'missing_api_key',
+  'invalid_api_key',
+  'insufficient_scope',
+  'api_access_disabled',
+  'plan_required',
+  'service_unavailable',
+];
+const INGEST_ERRORS: ErrorCode[] = [
+  'unsupported_media_type',
+  'upload_plan_required',
+  'storage_quota_exceeded',
+  'file_too_large',
+];
 
 export const MediaUploadFormSchema = Type.Object(
-  { file: Type.String({ format: 'binary', description: 'The image or video, at most 50 MB; its type is read from the bytes' }) },
+  {
+    file: Type.String({
+      format: 'binary',
+      description: 'The image or video, at most 50 MB; its type is read from the bytes',
+    }),
+  },
   { required: ['file'] },
 );
 
@@ -22,7 +51,8 @@ export const MediaRoutes = {
     method: 'post',
     path: '/api/v1/media',
     scope: 'media:write',
-    summary: 'Upload an image or video (multipart/form-data, field `file`, at most 50 MB); answers its mediaId and a signed serve URL.',
+    summary:
+      'Upload an image or video (multipart/form-data, field `file`, at most 50 MB); answers its mediaId and a signed serve URL.',
     rpc: Rpc.mediaUploadBase64,
     proxied: true,
     body: MediaUploadFormSchema,
@@ -32,7 +62,9 @@ export const MediaRoutes = {
     status: 201,
     tool: {
       name: 'svc_upload_media',
-      description: 'Upload a small image (JPEG, PNG, WebP, GIF) or video (MP4, MOV, WebM) as base64 content: at most 750,000 bytes once decoded (1,000,000 base64 characters), since a request to this endpoint is at most 1 MiB. Bigger files (up to 50 MB): put them online and call svc_add_media_from_url, or upload them with POST {base_url}/api/v1/media (multipart/form-data, field `file`, with an API key holding media:write). Returns a mediaId to use as a post\'s mediaId and a signed URL.',
+      title: 'Upload a small file (base64)',
+      description:
+        'Upload a small image (JPEG, PNG, WebP, GIF) or video (MP4, MOV, WebM) as base64: at most 750,000 bytes decoded (1,000,000 characters; a request here is at most 1 MiB). Bigger files (up to 50 MB): svc_create_upload_url, svc_add_media_from_url for a public link, or POST {base_url}/api/v1/media (multipart, field `file`). Returns a mediaId for a post and a signed URL.',
       input: McpUploadMediaSchema,
       toRpc: (args) => args,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -44,21 +76,54 @@ export const MediaRoutes = {
     method: 'post',
     path: '/api/v1/media/from-url',
     scope: 'media:write',
-    summary: 'Download a direct file link into the media library (at most 50 MB; the type is read from the file). The same link again answers the same mediaId (200).',
+    summary:
+      'Download a direct file link into the media library (at most 50 MB; the type is read from the file). The same link again answers the same mediaId (200).',
     rpc: Rpc.mediaImportFromUrl,
     body: MediaFromUrlSchema,
-    errors: [...AUTH_ERRORS, 'rate_limited', 'invalid_json', 'validation_error', 'media_url_not_direct', ...INGEST_ERRORS],
+    errors: [
+      ...AUTH_ERRORS,
+      'rate_limited',
+      'invalid_json',
+      'validation_error',
+      'media_url_not_direct',
+      ...INGEST_ERRORS,
+    ],
     response: MediaImportedSchema,
     status: 201,
     tool: {
       name: 'svc_add_media_from_url',
-      description: 'Import an image or video from a public link that points straight at the file (not a share page) into the media library, at most 50 MB. Returns the mediaId, a signed URL, the detected contentType and sizeBytes. The same link twice returns the same mediaId. Preferred for TikTok, YouTube and Facebook video.',
+      title: 'Import media from a link',
+      description:
+        'Import an image or video from a public link that points straight at the file (not a share page) into the media library, at most 50 MB. Returns the mediaId, a signed URL, the detected contentType and sizeBytes. The same link twice returns the same mediaId. Preferred for TikTok, YouTube and Facebook video.',
       input: MediaFromUrlSchema,
       toRpc: (args) => args,
-      fromRpc: ({ deduplicated: _d, ...rest }) => rest,
+      fromRpc: ({ deduplicated: _d, ...rest }: RpcOutput<typeof Rpc.mediaImportFromUrl>) => rest,
       timeoutMs: MEDIA_IMPORT_RPC_TIMEOUT_MS,
       output: MediaImportedSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      oauthScope: 'mcp:write',
+    },
+  },
+  createUploadUrl: {
+    id: 'createUploadUrl',
+    method: 'post',
+    path: '/api/v1/media/upload-url',
+    scope: 'media:write',
+    summary:
+      'A signed URL, valid 15 minutes, to PUT one file to as raw bytes (at most 50 MB, no key on the PUT): checked like an upload (type read from the bytes, probe, storage quota); answers the mediaId the file will have.',
+    rpc: Rpc.mediaCreateUploadUrl,
+    body: MediaUploadUrlRequestSchema,
+    errors: [...AUTH_ERRORS, 'invalid_json', 'validation_error', 'upload_plan_required', 'storage_quota_exceeded'],
+    response: MediaUploadUrlSchema,
+    status: 201,
+    tool: {
+      name: 'svc_create_upload_url',
+      title: 'Get an upload URL',
+      description:
+        'Upload a file of up to 50 MB without base64: answers uploadUrl and mediaId. PUT the raw bytes to uploadUrl within 15 minutes, without an Authorization header (curl -T file "<uploadUrl>"); 201 once stored and checked. Then use mediaId in svc_schedule_post.',
+      input: MediaUploadUrlRequestSchema,
+      toRpc: (args) => args,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       oauthScope: 'mcp:write',
     },
   },
@@ -67,9 +132,16 @@ export const MediaRoutes = {
     method: 'get',
     path: '/api/v1/media/{mediaId}',
     scope: 'media:write',
-    summary: 'Read a media asset of the account with a fresh signed URL; 404 not_found for a missing one or another account\'s.',
+    summary:
+      "Read a media asset of the account with a fresh signed URL; 404 not_found for a missing one or another account's.",
     rpc: Rpc.mediaGet,
-    headers: [{ name: 'If-None-Match', description: 'The ETag of an earlier answer: 304 without a body while the asset is unchanged (the signed URL of that answer keeps working until its expiry).' }],
+    headers: [
+      {
+        name: 'If-None-Match',
+        description:
+          'The ETag of an earlier answer: 304 without a body while the asset is unchanged (the signed URL of that answer keeps working until its expiry).',
+      },
+    ],
     response: MediaAssetSchema,
     status: 200,
   },
@@ -78,7 +150,7 @@ export const MediaRoutes = {
     method: 'get',
     path: '/api/v1/media',
     scope: 'media:write',
-    summary: 'List the account\'s media, newest first; follow nextCursor for the next page.',
+    summary: "List the account's media, newest first; follow nextCursor for the next page.",
     rpc: Rpc.mediaList,
     query: MediaListQuerySchema,
     response: MediaPageSchema,

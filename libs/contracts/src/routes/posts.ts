@@ -14,31 +14,62 @@ import {
   POSTS_PAGE_MAX,
 } from '../post';
 import { BULK_ROWS_MAX, BulkCreateResultSchema, POSTS_EXPORT_MAX } from '../bulk';
-import { Rpc } from '../rpc';
+import { Rpc, type RpcOutput } from '../rpc';
 import type { RouteDef } from './define';
 
 /** Longest wait of GET /api/v1/posts/{id}?waitFor=final, in seconds, and the wait when no timeout is named. */
 export const POST_WAIT_MAX_SECONDS = 30;
 export const POST_WAIT_DEFAULT_SECONDS = 25;
 /** ?reshuffle= of PATCH and DELETE /api/v1/posts/{id}. */
-export const ReshuffleQuerySchema = Type.Object({
-  reshuffle: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], {
-    description: 'true: when the post leaves its queued slot (cancelled, or scheduledTime changed), later queued posts of the same schedule and profile move up into it, in slot order; dispatched or edited ones are stepped over. The answer lists them in `reshuffled`.',
-  })),
-}, { additionalProperties: false });
-export const GetPostQuerySchema = Type.Object({
-  waitFor: Type.Optional(Type.Literal('final', { description: 'Wait until the post is posted, failed, cancelled or rejected, or until `timeout`.' })),
-  timeout: Type.Optional(Type.Integer({ minimum: 1, maximum: POST_WAIT_MAX_SECONDS, description: `Seconds to wait with waitFor=final (default ${POST_WAIT_DEFAULT_SECONDS}).` })),
-}, { additionalProperties: false });
+export const ReshuffleQuerySchema = Type.Object(
+  {
+    reshuffle: Type.Optional(
+      Type.Union([Type.Literal('true'), Type.Literal('false')], {
+        description:
+          'true: when the post leaves its queued slot (cancelled, or scheduledTime changed), later queued posts of the same schedule and profile move up into it, in slot order; dispatched or edited ones are stepped over. The answer lists them in `reshuffled`.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export const GetPostQuerySchema = Type.Object(
+  {
+    waitFor: Type.Optional(
+      Type.Literal('final', {
+        description: 'Wait until the post is posted, failed, cancelled or rejected, or until `timeout`.',
+      }),
+    ),
+    timeout: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: POST_WAIT_MAX_SECONDS,
+        description: `Seconds to wait with waitFor=final (default ${POST_WAIT_DEFAULT_SECONDS}).`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 /**
  * Tool arguments of a post payload: the payload's schema with `platforms` left open, so that a
  * missing or unknown platform reaches posts and is answered with its own code, as over REST.
  */
+/** reshuffle for the agent tools: a boolean where REST takes ?reshuffle=true. */
+const ReshuffleToolFlag = Type.Optional(
+  Type.Boolean({
+    description:
+      'true: a queued post leaving its slot lets the later queued posts of its schedule and profile move up (they are listed in `reshuffled`).',
+  }),
+);
+
 const PostPayloadToolSchema = Type.Object(
   {
     ...PostPayloadSchema.properties,
-    platforms: Type.Optional(Type.Array(Type.String(), { description: 'Required: one or more of instagram, tiktok, youtube, threads, facebook.' })),
+    platforms: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'Required: one or more of instagram, tiktok, youtube, threads, facebook, bluesky, mastodon.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -47,11 +78,14 @@ const PostPayloadToolSchema = Type.Object(
 const PostCreateToolSchema = Type.Object(
   {
     ...PostPayloadToolSchema.properties,
-    idempotencyKey: Type.Optional(Type.String({
-      minLength: 1,
-      maxLength: 255,
-      description: 'As the REST Idempotency-Key header: send the same key when retrying; the create happens once and a retry answers the original postIds. The same key with different arguments is idempotency_conflict.',
-    })),
+    idempotencyKey: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        description:
+          'As the REST Idempotency-Key header: send the same key when retrying; the create happens once and a retry answers the original postIds. The same key with different arguments is idempotency_conflict.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -62,7 +96,8 @@ export const PostRoutes = {
     method: 'post',
     path: '/api/v1/posts',
     scope: 'post:write',
-    summary: 'Create posts: one scheduled row per matching profile. Without scheduledTime, due at the next scheduler run.',
+    summary:
+      'Create posts: one scheduled row per matching profile. Without scheduledTime, due at the next scheduler run.',
     rpc: Rpc.postsCreate,
     body: PostPayloadSchema,
     response: CreatePostsResultSchema,
@@ -91,11 +126,13 @@ export const PostRoutes = {
     status: 201,
     tool: {
       name: 'svc_schedule_post',
-      description: 'Schedule a post to one or more connected profiles (Instagram, TikTok, YouTube, Threads, Facebook). Without scheduledTime it is published at the next scheduler run. Returns the created post ids; poll svc_get_post_status for the outcome.',
+      title: 'Schedule a post',
+      description:
+        'Schedule a post to one or more connected profiles (Instagram, TikTok, YouTube, Threads, Facebook). Without scheduledTime it is published at the next scheduler run. Returns the created post ids, each linked as a postbus://posts/{id} resource; svc_get_post_status with waitSeconds waits for the outcome.',
       input: PostCreateToolSchema,
       toRpc: ({ idempotencyKey, ...body }) => ({ mode: 'posts', body, idempotencyKey }),
       validateInput: false,
-      fromRpc: ({ replayed: _r, ...rest }) => rest,
+      fromRpc: ({ replayed: _r, ...rest }: RpcOutput<typeof Rpc.postsCreate>) => rest,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       oauthScope: 'mcp:write',
     },
@@ -105,16 +142,36 @@ export const PostRoutes = {
     method: 'get',
     path: '/api/v1/posts/{id}',
     scope: 'post:read',
-    summary: 'Read a post: status, publishedAt, permalink, failedReason. Answers an ETag (304 to a matching If-None-Match); with waitFor=final it waits up to `timeout` seconds for the post to reach posted, failed, cancelled or rejected (header Postbus-Final says whether it has).',
+    summary:
+      'Read a post: status, publishedAt, permalink, failedReason. Answers an ETag (304 to a matching If-None-Match); with waitFor=final it waits up to `timeout` seconds for the post to reach posted, failed, cancelled or rejected (header Postbus-Final says whether it has).',
     rpc: Rpc.postsGet,
     query: GetPostQuerySchema,
-    headers: [{ name: 'If-None-Match', description: 'The ETag of an earlier answer: 304 without a body while the post is unchanged.' }],
+    headers: [
+      {
+        name: 'If-None-Match',
+        description: 'The ETag of an earlier answer: 304 without a body while the post is unchanged.',
+      },
+    ],
     response: PostSchema,
     status: 200,
     tool: {
       name: 'svc_get_post_status',
-      description: 'Read a post: status (scheduled, posted, failed, …), publishedAt, permalink and failedReason.',
-      input: Type.Object({ postId: Type.String({ description: 'A post id from svc_schedule_post' }) }, { additionalProperties: false }),
+      title: 'Post status',
+      description:
+        'Read a post: status (scheduled, posted, failed, …), publishedAt, permalink and failedReason. With waitSeconds, waits for posted, failed, cancelled or rejected and answers then, or as it is when the time is up; a progressToken gets progress notifications meanwhile.',
+      input: Type.Object(
+        {
+          postId: Type.String({ description: 'A post id from svc_schedule_post' }),
+          waitSeconds: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              maximum: POST_WAIT_MAX_SECONDS,
+              description: `Wait up to this many seconds for a final status (as GET /api/v1/posts/{id}?waitFor=final&timeout=); call again to wait longer. Example: ${POST_WAIT_MAX_SECONDS}.`,
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
       toRpc: (args) => ({ id: args.postId }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       oauthScope: 'mcp:read',
@@ -128,7 +185,9 @@ export const PostRoutes = {
     summary: 'List posts, newest first, with filters and cursor pagination.',
     rpc: Rpc.postsList,
     query: Type.Object({
-      status: Type.Optional(Type.String({ description: `One status or a comma-separated list: ${POST_STATUSES.join(', ')}.` })),
+      status: Type.Optional(
+        Type.String({ description: `One status or a comma-separated list: ${POST_STATUSES.join(', ')}.` }),
+      ),
       platform: Type.Optional(Type.String({ description: 'One platform or a comma-separated list.' })),
       profileId: Type.Optional(Type.String()),
       externalId: Type.Optional(Type.String()),
@@ -142,7 +201,9 @@ export const PostRoutes = {
     status: 200,
     tool: {
       name: 'svc_list_scheduled_posts',
-      description: 'List posts, newest first: filter by status (draft, pending_approval, scheduled, posted, failed, cancelled, rejected), platform, profileId, externalId, category, and scheduledTime range (from/to). Pass nextCursor as cursor for the next page.',
+      title: 'List posts',
+      description:
+        'List posts, newest first: filter by status (draft, pending_approval, scheduled, posted, failed, cancelled, rejected), platform, profileId, externalId, category, and scheduledTime range (from/to). Pass nextCursor as cursor for the next page.',
       input: PostListFilterSchema,
       toRpc: (args) => args,
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -154,7 +215,8 @@ export const PostRoutes = {
     method: 'patch',
     path: '/api/v1/posts/{id}',
     scope: 'post:write',
-    summary: 'Change a draft or a scheduled post that has not been dispatched yet (409 post_not_editable otherwise). Setting scheduledTime on a draft schedules it.',
+    summary:
+      'Change a draft or a scheduled post that has not been dispatched yet (409 post_not_editable otherwise). Setting scheduledTime on a draft schedules it.',
     rpc: Rpc.postsUpdate,
     query: ReshuffleQuerySchema,
     body: PostUpdateSchema,
@@ -162,9 +224,18 @@ export const PostRoutes = {
     status: 200,
     tool: {
       name: 'svc_update_scheduled_post',
-      description: 'Change the caption, title, scheduledTime, media, platformMeta or category of a draft or of a scheduled post not yet dispatched. The same posting rules apply. Setting scheduledTime on a draft schedules it. Returns the post.',
-      input: Type.Object({ postId: Type.String(), ...PostUpdateSchema.properties }, { additionalProperties: false }),
-      toRpc: ({ postId, ...patch }) => ({ id: postId, patch }),
+      title: 'Change a post',
+      description:
+        'Change the caption, title, scheduledTime, media, platformMeta or category of a draft or of a scheduled post not yet dispatched. The same posting rules apply. Setting scheduledTime on a draft schedules it. Returns the post.',
+      input: Type.Object(
+        { postId: Type.String(), ...PostUpdateSchema.properties, reshuffle: ReshuffleToolFlag },
+        { additionalProperties: false },
+      ),
+      toRpc: ({ postId, reshuffle, ...patch }) => ({
+        id: postId,
+        patch,
+        ...(reshuffle !== undefined && { reshuffle }),
+      }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       oauthScope: 'mcp:write',
     },
@@ -174,16 +245,19 @@ export const PostRoutes = {
     method: 'delete',
     path: '/api/v1/posts/{id}',
     scope: 'post:write',
-    summary: 'Cancel a draft, a post awaiting approval or a scheduled post not yet dispatched; answers the cancelled post.',
+    summary:
+      'Cancel a draft, a post awaiting approval or a scheduled post not yet dispatched; answers the cancelled post.',
     rpc: Rpc.postsCancel,
     query: ReshuffleQuerySchema,
     response: PostChangeResultSchema,
     status: 200,
     tool: {
       name: 'svc_delete_scheduled_post',
-      description: 'Cancel a draft, a post awaiting approval, or a scheduled post that has not been dispatched to the platform yet. The post stays readable with status cancelled.',
-      input: Type.Object({ postId: Type.String() }, { additionalProperties: false }),
-      toRpc: (args) => ({ id: args.postId }),
+      title: 'Cancel a post',
+      description:
+        'Cancel a draft, a post awaiting approval, or a scheduled post that has not been dispatched to the platform yet. The post stays readable with status cancelled.',
+      input: Type.Object({ postId: Type.String(), reshuffle: ReshuffleToolFlag }, { additionalProperties: false }),
+      toRpc: ({ postId, reshuffle }) => ({ id: postId, ...(reshuffle !== undefined && { reshuffle }) }),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
       oauthScope: 'mcp:write',
     },
@@ -193,17 +267,20 @@ export const PostRoutes = {
     method: 'post',
     path: '/api/v1/posts/drafts',
     scope: 'post:draft',
-    summary: 'Store drafts (one per matching profile) that are never published until scheduled, by PATCH with scheduledTime or by approval.',
+    summary:
+      'Store drafts (one per matching profile) that are never published until scheduled, by PATCH with scheduledTime or by approval.',
     rpc: Rpc.postsCreateDrafts,
     body: PostPayloadSchema,
     response: CreateDraftsResultSchema,
     status: 201,
     tool: {
       name: 'svc_draft_post',
-      description: 'Save a post as a draft (one per matching profile) without scheduling it. The same posting rules apply; scheduledTime is optional. Schedule it later with svc_update_scheduled_post (scheduledTime) or send it for human approval with svc_request_post_approval.',
+      title: 'Save a draft post',
+      description:
+        'Save a post as a draft (one per matching profile) without scheduling it. The same posting rules apply; scheduledTime is optional. Schedule it later with svc_update_scheduled_post (scheduledTime) or send it for human approval with svc_request_post_approval.',
       input: PostCreateToolSchema,
       toRpc: ({ idempotencyKey, ...body }) => ({ body, idempotencyKey }),
-      fromRpc: ({ replayed: _r, ...rest }) => rest,
+      fromRpc: ({ replayed: _r, ...rest }: RpcOutput<typeof Rpc.postsCreateDrafts>) => rest,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       oauthScope: 'mcp:write',
     },
@@ -213,16 +290,19 @@ export const PostRoutes = {
     method: 'post',
     path: '/api/v1/posts/{id}/approval',
     scope: 'approval:request',
-    summary: 'Send a draft for approval: it becomes pending_approval and approvalUrl is a page where a person approves (→ scheduled) or rejects (→ rejected) it.',
+    summary:
+      'Send a draft for approval: it becomes pending_approval and approvalUrl is a page where a person approves (→ scheduled) or rejects (→ rejected) it.',
     rpc: Rpc.postsRequestApproval,
     response: ApprovalSchema,
     status: 201,
     tool: {
       name: 'svc_request_post_approval',
-      description: 'Ask a person to approve a draft: returns an approvalUrl to open in a browser. Approved posts become scheduled (due at their scheduledTime, or at the next scheduler run); rejected ones become rejected. Asking again while pending answers the same link.',
+      title: 'Ask for approval',
+      description:
+        'Ask a person to approve a draft: returns an approvalUrl to open in a browser. Approved posts become scheduled (due at their scheduledTime, or at the next scheduler run); rejected ones become rejected. Asking again while pending answers the same link.',
       input: Type.Object({ postId: Type.String() }, { additionalProperties: false }),
       toRpc: (args) => ({ id: args.postId }),
-      fromRpc: ({ created: _c, ...rest }) => rest,
+      fromRpc: ({ created: _c, ...rest }: RpcOutput<typeof Rpc.postsRequestApproval>) => rest,
       output: ApprovalSchema,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       oauthScope: 'mcp:write',
@@ -239,7 +319,9 @@ export const PostRoutes = {
     status: 200,
     tool: {
       name: 'svc_get_post_approval_status',
-      description: 'Read the approval state of a post sent for approval: decision (pending, approved, rejected, expired, cancelled), the post status, and the approvalUrl while pending.',
+      title: 'Approval status of a post',
+      description:
+        'Read the approval state of a post sent for approval: decision (pending, approved, rejected, expired, cancelled), the post status, and the approvalUrl while pending.',
       input: Type.Object({ postId: Type.String() }, { additionalProperties: false }),
       toRpc: (args) => ({ id: args.postId }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -251,15 +333,21 @@ export const PostRoutes = {
     method: 'post',
     path: '/api/v1/posts/validate',
     scope: 'post:write',
-    summary: 'Check a post payload against every rule (platforms, content, per-platform policy, time, profiles, media, quota) and list every problem; nothing is stored.',
+    summary:
+      'Check a post payload against every rule (platforms, content, per-platform policy, time, profiles, media, quota) and list every problem; nothing is stored.',
     rpc: Rpc.postsValidate,
     body: PostPayloadSchema,
     response: PolicyCheckSchema,
     status: 200,
     tool: {
       name: 'svc_validate_post_policy',
-      description: 'Check a post payload without creating anything: answers valid and every problem at once ({ code, message, platform?, field? }), per platform where a platform rule is broken.',
-      input: Type.Object(PostPayloadToolSchema.properties, { additionalProperties: true, description: 'A post payload, as for svc_schedule_post; it may be incomplete.' }),
+      title: 'Check a post before creating it',
+      description:
+        'Check a post payload without creating anything: answers valid and every problem at once ({ code, message, platform?, field? }), per platform where a platform rule is broken.',
+      input: Type.Object(PostPayloadToolSchema.properties, {
+        additionalProperties: true,
+        description: 'A post payload, as for svc_schedule_post; it may be incomplete.',
+      }),
       toRpc: (args) => ({ body: args }),
       annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       oauthScope: 'mcp:read',
@@ -281,12 +369,25 @@ export const PostRoutes = {
     status: 200,
     tool: {
       name: 'svc_bulk_create_posts',
+      title: 'Create many posts at once',
       description: `Create up to ${BULK_ROWS_MAX} posts at once; each row is a post payload as for svc_schedule_post and is checked by the same rules. Answers one result per row (postIds, or code, error and field). dryRun stores nothing; atomic stores every row or none.`,
       input: Type.Object(
         {
-          rows: Type.Array(Type.Unknown(), { maxItems: BULK_ROWS_MAX, description: 'Post payloads, as for svc_schedule_post.' }),
+          rows: Type.Array(Type.Unknown(), {
+            maxItems: BULK_ROWS_MAX,
+            description:
+              'Post payloads, as for svc_schedule_post. Give each row an externalId: a retried call then answers the same postIds for those rows instead of creating them twice. Example: [{ "platforms": ["threads"], "caption": "Hello", "externalId": "row-1" }].',
+          }),
           dryRun: Type.Optional(Type.Boolean()),
           atomic: Type.Optional(Type.Boolean()),
+          idempotencyKey: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 255,
+              description:
+                'Send the same key when retrying: each row is created once, and a retry answers the same postIds row by row.',
+            }),
+          ),
         },
         { additionalProperties: false },
       ),

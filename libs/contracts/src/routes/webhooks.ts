@@ -23,7 +23,8 @@ export const WebhookRoutes = {
     method: 'post',
     path: '/api/v1/webhooks',
     scope: 'webhook:write',
-    summary: 'Register an endpoint for events (post.published, post.failed, …). The answer carries its signing secret, shown only this once.',
+    summary:
+      'Register an endpoint for events (post.published, post.failed, …). The answer carries its signing secret, shown only this once.',
     rpc: Rpc.webhooksCreate,
     body: WebhookCreateSchema,
     response: WebhookEndpointWithSecretSchema,
@@ -34,7 +35,7 @@ export const WebhookRoutes = {
     method: 'get',
     path: '/api/v1/webhooks',
     scope: 'webhook:read',
-    summary: 'List the account\'s webhook endpoints, newest first.',
+    summary: "List the account's webhook endpoints, newest first.",
     rpc: Rpc.webhooksList,
     response: WebhookListSchema,
     status: 200,
@@ -54,7 +55,8 @@ export const WebhookRoutes = {
     method: 'patch',
     path: '/api/v1/webhooks/{id}',
     scope: 'webhook:write',
-    summary: 'Change the URL, events or description of an endpoint, or pause (`enabled: false`) and resume (`enabled: true`) it.',
+    summary:
+      'Change the URL, events or description of an endpoint, or pause (`enabled: false`) and resume (`enabled: true`) it.',
     rpc: Rpc.webhooksUpdate,
     body: WebhookUpdateSchema,
     response: WebhookEndpointSchema,
@@ -75,7 +77,8 @@ export const WebhookRoutes = {
     method: 'post',
     path: '/api/v1/webhooks/{id}/rotate-secret',
     scope: 'webhook:write',
-    summary: 'Issue a new signing secret, shown only in this answer. For 24 hours deliveries carry signatures with both the new and the previous secret.',
+    summary:
+      'Issue a new signing secret, shown only in this answer. For 24 hours deliveries carry signatures with both the new and the previous secret.',
     rpc: Rpc.webhooksRotateSecret,
     response: WebhookEndpointWithSecretSchema,
     status: 200,
@@ -85,7 +88,7 @@ export const WebhookRoutes = {
     method: 'get',
     path: '/api/v1/webhooks/{id}/deliveries',
     scope: 'webhook:read',
-    summary: 'Deliveries to an endpoint, newest first: status, response code and every attempt\'s time.',
+    summary: "Deliveries to an endpoint, newest first: status, response code and every attempt's time.",
     rpc: Rpc.webhooksListDeliveries,
     query: Type.Object({
       limit: Type.Optional(Type.String({ description: 'Page size, 1 to 100 (default 20).' })),
@@ -99,7 +102,8 @@ export const WebhookRoutes = {
     method: 'post',
     path: '/api/v1/webhooks/{id}/deliveries/{deliveryId}/retry',
     scope: 'webhook:write',
-    summary: 'Send a delivery again now (one attempt, same webhook-id, fresh timestamp and signature); answers the delivery, pending.',
+    summary:
+      'Send a delivery again now (one attempt, same webhook-id, fresh timestamp and signature); answers the delivery, pending.',
     rpc: Rpc.webhooksRetryDelivery,
     response: WebhookDeliverySchema,
     status: 200,

@@ -6,9 +6,12 @@ import { defineRpc } from './define';
 export const ACCOUNT_PLANS = ['trial', 'pro', 'business', 'enterprise', 'expired'] as const;
 export type AccountPlan = (typeof ACCOUNT_PLANS)[number];
 
-const ProfileRestrictionSchema = Type.Union([Type.Literal('all'), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })], {
-  description: "'all' connected accounts, or a list of profile ids",
-});
+const ProfileRestrictionSchema = Type.Union(
+  [Type.Literal('all'), Type.Array(Type.String({ minLength: 1 }), { minItems: 1 })],
+  {
+    description: "'all' connected accounts, or a list of profile ids",
+  },
+);
 
 export const AccountSummarySchema = Type.Object({
   accountId: Type.String(),
@@ -56,20 +59,41 @@ export const AuthRpc = {
   /** The principal's own account: plan, trial and quotas (asked by posts and media before they count). */
   authGetAccount: defineRpc('auth.accounts.get', Type.Object({}), AccountSummarySchema),
   /** An OAuth access token for `resource` → the Principal it stands for (invalid_api_key when not valid). */
-  authVerifyAccessToken: defineRpc('auth.tokens.verify', Type.Object({ token: Type.String(), resource: Type.String() }), PrincipalSchema, { anonymous: true }),
+  authVerifyAccessToken: defineRpc(
+    'auth.tokens.verify',
+    Type.Object({ token: Type.String(), resource: Type.String() }),
+    PrincipalSchema,
+    { anonymous: true },
+  ),
   /** Deprecated: an API key → a short-lived JWT for the agent endpoint (the key's own principal, checked again at every use). */
-  authExchangeKey: defineRpc('auth.tokens.exchange', Type.Object({ token: Type.String() }), McpTokenSchema, { anonymous: true }),
-  authVerifyKey: defineRpc('auth.keys.verify', Type.Object({ token: Type.String() }), PrincipalSchema, { anonymous: true }),
+  authExchangeKey: defineRpc('auth.tokens.exchange', Type.Object({ token: Type.String() }), McpTokenSchema, {
+    anonymous: true,
+  }),
+  authVerifyKey: defineRpc('auth.keys.verify', Type.Object({ token: Type.String() }), PrincipalSchema, {
+    anonymous: true,
+  }),
   authCreateAccount: defineRpc(
     'auth.accounts.create',
-    Type.Object({ email: Type.String({ format: 'email' }), password: Type.Optional(Type.String({ minLength: 8 })), plan: Type.Optional(Type.String()), tester: Type.Optional(Type.Boolean()) }),
+    Type.Object({
+      email: Type.String({ format: 'email' }),
+      password: Type.Optional(Type.String({ minLength: 8 })),
+      plan: Type.Optional(Type.String()),
+      tester: Type.Optional(Type.Boolean()),
+    }),
     Type.Object({ accountId: Type.String(), userId: Type.String() }),
     { anonymous: true, operator: true },
   ),
   /** Issues a key, returned once. Without userId the account's first user owns it (operators). */
   authIssueKey: defineRpc(
     'auth.keys.issue',
-    Type.Object({ accountId: Type.String(), userId: Type.Optional(Type.String()), name: Type.String(), scopes: Type.Array(Type.String()), profileIds: Type.Optional(ProfileRestrictionSchema), expiresAt: Type.Optional(Type.String({ format: 'date-time' })) }),
+    Type.Object({
+      accountId: Type.String(),
+      userId: Type.Optional(Type.String()),
+      name: Type.String(),
+      scopes: Type.Array(Type.String()),
+      profileIds: Type.Optional(ProfileRestrictionSchema),
+      expiresAt: Type.Optional(Type.String({ format: 'date-time' })),
+    }),
     Type.Object({ keyId: Type.String(), key: Type.String() }),
     { anonymous: true, operator: true },
   ),
@@ -97,13 +121,26 @@ export const AuthRpc = {
     { anonymous: true, operator: true },
   ),
   /** Operators: every key of an account, newest first. */
-  authListKeys: defineRpc('auth.keys.list', Type.Object({ accountId: Type.String() }), Type.Object({ keys: Type.Array(ApiKeySummarySchema) }), { anonymous: true, operator: true }),
+  authListKeys: defineRpc(
+    'auth.keys.list',
+    Type.Object({ accountId: Type.String() }),
+    Type.Object({ keys: Type.Array(ApiKeySummarySchema) }),
+    { anonymous: true, operator: true },
+  ),
   /** Revokes a key (idempotent) and announces `auth.key.revoked`; with accountId, only a key of that account. */
-  authRevokeKey: defineRpc('auth.keys.revoke', Type.Object({ keyId: Type.String(), accountId: Type.Optional(Type.String()) }), ApiKeySummarySchema, { anonymous: true, operator: true }),
+  authRevokeKey: defineRpc(
+    'auth.keys.revoke',
+    Type.Object({ keyId: Type.String(), accountId: Type.Optional(Type.String()) }),
+    ApiKeySummarySchema,
+    { anonymous: true, operator: true },
+  ),
 };
 
 /** When the API-key-for-JWT exchanges (`POST {base_url}/api/auth/mcp-token`, `POST {mcp_host}/auth`) were deprecated and when they stop. */
-export const MCP_TOKEN_EXCHANGE_DEPRECATION = { deprecatedAt: '2026-11-01T00:00:00Z', sunsetAt: '2027-06-01T00:00:00Z' } as const;
+export const MCP_TOKEN_EXCHANGE_DEPRECATION = {
+  deprecatedAt: '2026-11-01T00:00:00Z',
+  sunsetAt: '2027-06-01T00:00:00Z',
+} as const;
 
 /** RFC 9745 `Deprecation` and RFC 8594 `Sunset` headers of the deprecated exchanges, with a link to what replaces them. */
 export function deprecationHeaders(replacementUrl: string): Record<string, string> {

@@ -6,7 +6,12 @@ import { defineRpc } from './define';
 export const CalendarRpc = {
   calendarGet: defineRpc(
     'posts.calendar.get',
-    Type.Object({ from: Type.Optional(Type.Unknown()), to: Type.Optional(Type.Unknown()), timezone: Type.Optional(Type.Unknown()), profileId: Type.Optional(Type.Unknown()) }),
+    Type.Object({
+      from: Type.Optional(Type.Unknown()),
+      to: Type.Optional(Type.Unknown()),
+      timezone: Type.Optional(Type.Unknown()),
+      profileId: Type.Optional(Type.Unknown()),
+    }),
     CalendarSchema,
   ),
 };

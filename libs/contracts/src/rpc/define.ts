@@ -14,11 +14,20 @@ export interface RpcDef<I extends TSchema = TSchema, O extends TSchema = TSchema
 export type RpcInput<R> = R extends RpcDef<infer I, TSchema> ? Static<I> : never;
 export type RpcOutput<R> = R extends RpcDef<TSchema, infer O> ? Static<O> : never;
 
-export function defineRpc<I extends TSchema, O extends TSchema>(name: string, input: I, output: O, opts: { anonymous?: boolean; operator?: boolean } = {}): RpcDef<I, O> {
+export function defineRpc<I extends TSchema, O extends TSchema>(
+  name: string,
+  input: I,
+  output: O,
+  opts: { anonymous?: boolean; operator?: boolean } = {},
+): RpcDef<I, O> {
   return { name, service: name.split('.')[0], input, output, ...opts };
 }
 
-export const HealthSchema = Type.Object({ service: Type.String(), status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]), checks: Type.Record(Type.String(), Type.String()) });
+export const HealthSchema = Type.Object({
+  service: Type.String(),
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+  checks: Type.Record(Type.String(), Type.String()),
+});
 
 export function healthRpc(service: string) {
   return defineRpc(`${service}.health`, Type.Object({}), HealthSchema, { anonymous: true });

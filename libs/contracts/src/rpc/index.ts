@@ -22,4 +22,15 @@ export * from './connections-lookup';
 export * from './summaries';
 
 /** Every RPC of the system, by name. Each domain keeps its own file. */
-export const Rpc = { ...AuthRpc, ...PostsRpc, ...SchedulesRpc, ...CalendarRpc, ...ConnectionsRpc, ...MediaRpc, ...WebhooksRpc, ...AutomationRpc, ...ConnectionsLookupRpc, ...SummariesRpc };
+export const Rpc = {
+  ...AuthRpc,
+  ...PostsRpc,
+  ...SchedulesRpc,
+  ...CalendarRpc,
+  ...ConnectionsRpc,
+  ...MediaRpc,
+  ...WebhooksRpc,
+  ...AutomationRpc,
+  ...ConnectionsLookupRpc,
+  ...SummariesRpc,
+};

@@ -1,5 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { ApprovalSchema, CreateDraftsResultSchema, CreatePostsResultSchema, PolicyCheckSchema, PostListFilterSchema, PostChangeResultSchema, PostPageSchema, PostSchema } from '../post';
+import {
+  ApprovalSchema,
+  CreateDraftsResultSchema,
+  CreatePostsResultSchema,
+  PolicyCheckSchema,
+  PostListFilterSchema,
+  PostChangeResultSchema,
+  PostPageSchema,
+  PostSchema,
+} from '../post';
 import { BULK_ROWS_MAX, BulkCreateResultSchema } from '../bulk';
 import { defineRpc } from './define';
 
@@ -23,18 +32,34 @@ export const PostsRpc = {
   postsGet: defineRpc('posts.get', Type.Object({ id: Type.String() }), PostSchema),
   postsList: defineRpc('posts.list', PostListFilterSchema, PostPageSchema),
   // reshuffle arrives as sent when it is not true or false, and is refused by posts with its field named.
-  postsUpdate: defineRpc('posts.update', Type.Object({ id: Type.String(), patch: Type.Unknown(), reshuffle: Type.Optional(Type.Unknown()) }), PostChangeResultSchema),
-  postsCancel: defineRpc('posts.cancel', Type.Object({ id: Type.String(), reshuffle: Type.Optional(Type.Unknown()) }), PostChangeResultSchema),
+  postsUpdate: defineRpc(
+    'posts.update',
+    Type.Object({ id: Type.String(), patch: Type.Unknown(), reshuffle: Type.Optional(Type.Unknown()) }),
+    PostChangeResultSchema,
+  ),
+  postsCancel: defineRpc(
+    'posts.cancel',
+    Type.Object({ id: Type.String(), reshuffle: Type.Optional(Type.Unknown()) }),
+    PostChangeResultSchema,
+  ),
   postsRequestApproval: defineRpc(
     'posts.approvals.request',
     Type.Object({ id: Type.String() }),
-    Type.Object({ ...ApprovalSchema.properties, created: Type.Boolean({ description: 'False when a pending request was answered again.' }) }),
+    Type.Object({
+      ...ApprovalSchema.properties,
+      created: Type.Boolean({ description: 'False when a pending request was answered again.' }),
+    }),
   ),
   postsGetApproval: defineRpc('posts.approvals.get', Type.Object({ id: Type.String() }), ApprovalSchema),
   postsValidate: defineRpc('posts.validate', Type.Object({ body: Type.Unknown() }), PolicyCheckSchema),
   postsBulkCreate: defineRpc(
     'posts.bulk.create',
-    Type.Object({ rows: Type.Array(Type.Unknown(), { maxItems: BULK_ROWS_MAX }), dryRun: Type.Optional(Type.Boolean()), atomic: Type.Optional(Type.Boolean()) }),
+    Type.Object({
+      rows: Type.Array(Type.Unknown(), { maxItems: BULK_ROWS_MAX }),
+      dryRun: Type.Optional(Type.Boolean()),
+      atomic: Type.Optional(Type.Boolean()),
+      idempotencyKey: IdempotencyKey,
+    }),
     BulkCreateResultSchema,
   ),
 };

@@ -21,10 +21,18 @@ function keyed<K extends string, T extends TSchema>(keys: readonly K[], value: T
 // ---- connections: profiles per platform -------------------------------------------------------
 
 export const ProfileSummarySchema = Type.Object({
-  total: Type.Integer({ minimum: 0, description: 'Connected profiles this key may use (active or needing a reconnect).' }),
+  total: Type.Integer({
+    minimum: 0,
+    description: 'Connected profiles this key may use (active or needing a reconnect).',
+  }),
   byPlatform: keyed(PLATFORMS, Type.Object({ active: Count, needsReconnect: Count })),
   needsReconnect: Type.Array(
-    Type.Object({ id: Type.String(), platform: Type.String(), handle: Type.String(), statusReason: Type.Union([Type.String(), Type.Null()]) }),
+    Type.Object({
+      id: Type.String(),
+      platform: Type.String(),
+      handle: Type.String(),
+      statusReason: Type.Union([Type.String(), Type.Null()]),
+    }),
     { description: 'Profiles whose grant the platform refused: send the owner a new connection link.' },
   ),
 });
@@ -39,7 +47,10 @@ export const PostCountsSchema = Type.Object({
 export type PostCounts = Static<typeof PostCountsSchema>;
 
 export const QuotaUsageSchema = Type.Object({
-  used: Type.Integer({ minimum: 0, description: 'Posts (drafts included) created in the period; each counts against scheduledPostsPerMonth.' }),
+  used: Type.Integer({
+    minimum: 0,
+    description: 'Posts (drafts included) created in the period; each counts against scheduledPostsPerMonth.',
+  }),
   periodStart: Iso,
   periodEnd: Iso,
 });
@@ -70,7 +81,13 @@ export type PostEngagement = Static<typeof PostEngagementSchema>;
 // ---- GET /api/v1/account ----------------------------------------------------------------------
 
 export const AccountOverviewSchema = Type.Object({
-  account: Type.Object({ id: Type.String(), name: Type.String(), plan: Type.String(), tester: Type.Boolean(), createdAt: Iso }),
+  account: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    plan: Type.String(),
+    tester: Type.Boolean(),
+    createdAt: Iso,
+  }),
   user: Type.Object({ id: Type.String(), email: Type.String(), createdAt: Iso }),
   credential: Type.Object(
     {
@@ -78,7 +95,9 @@ export const AccountOverviewSchema = Type.Object({
       id: Type.String(),
       name: Type.Union([Type.String(), Type.Null()], { description: "The API key's name, or the OAuth client's." }),
       scopes: Type.Array(Type.String()),
-      profileIds: Type.Union([Type.Literal('all'), Type.Array(Type.String())], { description: "'all', or the profile ids the key may use." }),
+      profileIds: Type.Union([Type.Literal('all'), Type.Array(Type.String())], {
+        description: "'all', or the profile ids the key may use.",
+      }),
       expiresAt: NullableIso,
     },
     { description: 'The key (or OAuth grant) making this call.' },
@@ -92,7 +111,9 @@ export type AccountOverview = Static<typeof AccountOverviewSchema>;
 
 export const BillingSummarySchema = Type.Object({
   plan: Type.String({ description: 'trial, pro, business, enterprise or expired.' }),
-  entitled: Type.Boolean({ description: 'Whether the account may use the API now (tester, paid plan, or trial not over).' }),
+  entitled: Type.Boolean({
+    description: 'Whether the account may use the API now (tester, paid plan, or trial not over).',
+  }),
   tester: Type.Boolean({ description: 'Tester accounts (the beta) may use the API whatever their plan.' }),
   trial: Type.Object({
     startedAt: Iso,
@@ -102,7 +123,10 @@ export const BillingSummarySchema = Type.Object({
     whenOver: Type.String(),
   }),
   scheduling: Type.Object({
-    quota: Type.Integer({ minimum: 0, description: 'Posts (one per profile, drafts included) the plan allows per calendar month (UTC).' }),
+    quota: Type.Integer({
+      minimum: 0,
+      description: 'Posts (one per profile, drafts included) the plan allows per calendar month (UTC).',
+    }),
     used: Count,
     remaining: Count,
     periodStart: Iso,
@@ -131,9 +155,20 @@ export const FAILURE_REASONS_MAX = 5;
 /** Tool arguments and REST query of GET /api/v1/analytics, as documented. */
 export const AnalyticsQuerySchema = Type.Object(
   {
-    from: Type.Optional(Type.String({ description: `Start of the range, inclusive, on scheduledTime (ISO 8601 with Z or an offset); default ${ANALYTICS_DEFAULT_DAYS} days before to.` })),
-    to: Type.Optional(Type.String({ description: 'End of the range, exclusive (ISO 8601 with Z or an offset); default now.' })),
-    groupBy: Type.Optional(Type.Union(ANALYTICS_GROUPS.map((g) => Type.Literal(g)), { description: `Also answer the figures per ${ANALYTICS_GROUPS.join(', ')} (day: UTC date of scheduledTime).` })),
+    from: Type.Optional(
+      Type.String({
+        description: `Start of the range, inclusive, on scheduledTime (ISO 8601 with Z or an offset); default ${ANALYTICS_DEFAULT_DAYS} days before to.`,
+      }),
+    ),
+    to: Type.Optional(
+      Type.String({ description: 'End of the range, exclusive (ISO 8601 with Z or an offset); default now.' }),
+    ),
+    groupBy: Type.Optional(
+      Type.Union(
+        ANALYTICS_GROUPS.map((g) => Type.Literal(g)),
+        { description: `Also answer the figures per ${ANALYTICS_GROUPS.join(', ')} (day: UTC date of scheduledTime).` },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -155,18 +190,28 @@ export const EngagementTotalsSchema = Type.Object({
 export type EngagementTotals = Static<typeof EngagementTotalsSchema>;
 
 const AnalyticsFiguresProperties = {
-  scheduled: Type.Integer({ minimum: 0, description: 'Posts due in the range that entered the pipeline: still scheduled, posted or failed.' }),
+  scheduled: Type.Integer({
+    minimum: 0,
+    description: 'Posts due in the range that entered the pipeline: still scheduled, posted or failed.',
+  }),
   posted: Count,
   failed: Count,
   pending: Type.Integer({ minimum: 0, description: 'Still scheduled: waiting or being published.' }),
   cancelled: Count,
-  successRate: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'posted / (posted + failed); null before any outcome.' }),
-  dispatchLag: Type.Object({
-    dispatched: Type.Integer({ minimum: 0, description: 'Posts the scheduler has sent to a publisher.' }),
-    medianMs: Type.Union([Type.Integer(), Type.Null()]),
-    p95Ms: Type.Union([Type.Integer(), Type.Null()]),
-  }, { description: 'Dispatch time minus scheduledTime.' }),
-  topFailureReasons: Type.Array(Type.Object({ reason: Type.String(), count: Count }), { maxItems: FAILURE_REASONS_MAX }),
+  successRate: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
+    description: 'posted / (posted + failed); null before any outcome.',
+  }),
+  dispatchLag: Type.Object(
+    {
+      dispatched: Type.Integer({ minimum: 0, description: 'Posts the scheduler has sent to a publisher.' }),
+      medianMs: Type.Union([Type.Integer(), Type.Null()]),
+      p95Ms: Type.Union([Type.Integer(), Type.Null()]),
+    },
+    { description: 'Dispatch time minus scheduledTime.' },
+  ),
+  topFailureReasons: Type.Array(Type.Object({ reason: Type.String(), count: Count }), {
+    maxItems: FAILURE_REASONS_MAX,
+  }),
   engagement: EngagementTotalsSchema,
 };
 export const AnalyticsFiguresSchema = Type.Object(AnalyticsFiguresProperties);
@@ -177,7 +222,14 @@ export const AnalyticsSchema = Type.Object({
   to: Iso,
   groupBy: Type.Union([...ANALYTICS_GROUPS.map((g) => Type.Literal(g)), Type.Null()]),
   totals: AnalyticsFiguresSchema,
-  groups: Type.Array(Type.Object({ key: Type.Union([Type.String(), Type.Null()], { description: 'The platform, profile id, category (null: none) or day (YYYY-MM-DD).' }), ...AnalyticsFiguresProperties })),
+  groups: Type.Array(
+    Type.Object({
+      key: Type.Union([Type.String(), Type.Null()], {
+        description: 'The platform, profile id, category (null: none) or day (YYYY-MM-DD).',
+      }),
+      ...AnalyticsFiguresProperties,
+    }),
+  ),
 });
 export type Analytics = Static<typeof AnalyticsSchema>;
 
@@ -199,7 +251,10 @@ export const SummariesRpc = {
   /** The latest engagement figures collected for these posts of the principal's account (posts without any are left out). */
   publisherEngagement: defineRpc(
     'publisher.insights.engagement',
-    Type.Object({ postIds: Type.Array(Type.String(), { maxItems: ENGAGEMENT_QUERY_MAX }) }, { additionalProperties: false }),
+    Type.Object(
+      { postIds: Type.Array(Type.String(), { maxItems: ENGAGEMENT_QUERY_MAX }) },
+      { additionalProperties: false },
+    ),
     Type.Object({ posts: Type.Array(PostEngagementSchema) }),
   ),
 };

@@ -34,12 +34,16 @@ export function previousKeysVar(doc: string): VarSpec<Record<string, string>> {
     secret: true,
     parse(raw) {
       const keys: Record<string, string> = {};
-      for (const entry of raw.split(',').map((e) => e.trim()).filter(Boolean)) {
+      for (const entry of raw
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean)) {
         const at = entry.indexOf(':');
         if (at <= 0) throw new Error('expected id:base64 entries separated by commas');
         const id = entry.slice(0, at);
         const key = entry.slice(at + 1);
-        if (!KEY_ID_PATTERN.test(id)) throw new Error(`key id ${JSON.stringify(id)} is not 1 to 64 letters, digits, _ . or -`);
+        if (!KEY_ID_PATTERN.test(id))
+          throw new Error(`key id ${JSON.stringify(id)} is not 1 to 64 letters, digits, _ . or -`);
         if (Buffer.from(key, 'base64').length !== 32) throw new Error(`key ${id} is not 32 bytes of base64`);
         keys[id] = key;
       }
@@ -52,7 +56,11 @@ export function previousKeysVar(doc: string): VarSpec<Record<string, string>> {
  * What is wrong with a key ring's configuration: a current key that is not 32 bytes, a previous key
  * listed under the current id, or (in production) the development key everyone can read in the code.
  */
-export function sealingKeyProblems(names: SealingKeyNames, keys: SealingKeys, opts: { production: boolean; developmentKey: string }): string[] {
+export function sealingKeyProblems(
+  names: SealingKeyNames,
+  keys: SealingKeys,
+  opts: { production: boolean; developmentKey: string },
+): string[] {
   const problems: string[] = [];
   if (Buffer.from(keys.key, 'base64').length !== 32) problems.push(`${names.key} must be 32 bytes, base64-encoded`);
   if (keys.previous[keys.keyId]) problems.push(`${names.previous} must not repeat ${names.keyId}`);

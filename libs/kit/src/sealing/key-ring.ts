@@ -75,7 +75,8 @@ export class KeyRing {
     const key = this.keys.get(keyId);
     if (!key) throw new Error(`sealed with unknown key ${keyId}`);
     const tagBytes = Buffer.from(tag ?? '', 'base64');
-    if (tagBytes.length !== TAG_BYTES) throw new Error(`the authentication tag is ${tagBytes.length} bytes, not ${TAG_BYTES}`);
+    if (tagBytes.length !== TAG_BYTES)
+      throw new Error(`the authentication tag is ${tagBytes.length} bytes, not ${TAG_BYTES}`);
     const decipher = createDecipheriv(ALGORITHM, key, Buffer.from(iv ?? '', 'base64'), { authTagLength: TAG_BYTES });
     if (boundTo !== undefined) decipher.setAAD(Buffer.from(boundTo, 'utf8'));
     decipher.setAuthTag(tagBytes);

@@ -2,7 +2,8 @@ import { countOf, type PlatformEngagement } from '../insights/engagement';
 import { readInsightValues } from '../meta/insights';
 import { callFacebook, type FacebookApiOptions } from './api';
 
-const totalCount = (edge: unknown) => countOf((edge as { summary?: { total_count?: unknown } } | undefined)?.summary?.total_count);
+const totalCount = (edge: unknown) =>
+  countOf((edge as { summary?: { total_count?: unknown } } | undefined)?.summary?.total_count);
 
 /**
  * A Page post (`{page-id}_{post-id}`): `GET /{id}?fields=reactions…,comments…,shares` and
@@ -16,7 +17,9 @@ export async function getFacebookEngagement(api: FacebookApiOptions, objectId: s
     : 'likes.limit(0).summary(total_count),comments.limit(0).summary(total_count)';
   const node = await callFacebook(api, 'GET', [objectId], { query: { fields } });
   const views = readInsightValues(
-    await callFacebook(api, 'GET', [objectId, isPost ? 'insights' : 'video_insights'], { query: { metric: isPost ? 'post_impressions' : 'total_video_views' } }),
+    await callFacebook(api, 'GET', [objectId, isPost ? 'insights' : 'video_insights'], {
+      query: { metric: isPost ? 'post_impressions' : 'total_video_views' },
+    }),
   );
   return {
     views: views.get(isPost ? 'post_impressions' : 'total_video_views') ?? null,

@@ -1,5 +1,13 @@
 import { callOAuth, requireString, scopesOf } from '../oauth/oauth-http';
-import { expiryFrom, joinUrl, withQuery, type GrantTokens, type OAuthAppOptions, type PlatformOAuthClient, type StoredCredentials } from '../oauth/oauth-client';
+import {
+  expiryFrom,
+  joinUrl,
+  withQuery,
+  type GrantTokens,
+  type OAuthAppOptions,
+  type PlatformOAuthClient,
+  type StoredCredentials,
+} from '../oauth/oauth-client';
 import { OAuthError } from '../oauth/oauth-error';
 import { listFacebookPages } from './pages';
 
@@ -17,7 +25,13 @@ export interface FacebookOAuthOptions extends OAuthAppOptions {
  * (https://developers.facebook.com/docs/video-api/guides/reels-publishing); publish_video belongs to
  * Live Video and its App Review, and one unapproved permission can cost the whole grant.
  */
-export const FACEBOOK_SCOPES = ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'pages_manage_engagement', 'read_insights'];
+export const FACEBOOK_SCOPES = [
+  'pages_show_list',
+  'pages_read_engagement',
+  'pages_manage_posts',
+  'pages_manage_engagement',
+  'read_insights',
+];
 
 const platform = 'facebook' as const;
 
@@ -33,7 +47,13 @@ export function facebookOAuth(opts: FacebookOAuthOptions): PlatformOAuthClient {
     platform,
     pkce: false,
     authorizeUrl: ({ redirectUri, state }) =>
-      withQuery(opts.authorizeUrl, { client_id: opts.clientId, redirect_uri: redirectUri, state, response_type: 'code', scope: (opts.scopes ?? FACEBOOK_SCOPES).join(',') }),
+      withQuery(opts.authorizeUrl, {
+        client_id: opts.clientId,
+        redirect_uri: redirectUri,
+        state,
+        response_type: 'code',
+        scope: (opts.scopes ?? FACEBOOK_SCOPES).join(','),
+      }),
 
     async exchangeCode({ code, redirectUri }): Promise<GrantTokens> {
       const action = 'exchanging the authorization code';
@@ -50,9 +70,20 @@ export function facebookOAuth(opts: FacebookOAuthOptions): PlatformOAuthClient {
         action: longAction,
         method: 'GET',
         url: joinUrl(opts.graphUrl, 'oauth/access_token'),
-        query: { grant_type: 'fb_exchange_token', client_id: opts.clientId, client_secret: opts.clientSecret, fb_exchange_token: requireString(platform, action, short, 'access_token') },
+        query: {
+          grant_type: 'fb_exchange_token',
+          client_id: opts.clientId,
+          client_secret: opts.clientSecret,
+          fb_exchange_token: requireString(platform, action, short, 'access_token'),
+        },
       });
-      return { accessToken: requireString(platform, longAction, long, 'access_token'), refreshToken: null, expiresAt: expiryFrom(long.expires_in, now()), refreshExpiresAt: null, scopes: scopesOf(short.scope) };
+      return {
+        accessToken: requireString(platform, longAction, long, 'access_token'),
+        refreshToken: null,
+        expiresAt: expiryFrom(long.expires_in, now()),
+        refreshExpiresAt: null,
+        scopes: scopesOf(short.scope),
+      };
     },
 
     /** Every Page the person granted and may post to. */
@@ -61,12 +92,18 @@ export function facebookOAuth(opts: FacebookOAuthOptions): PlatformOAuthClient {
     /** Reads the Page token again with the stored long-lived user token. */
     async refresh(stored: StoredCredentials) {
       if (!stored.refreshToken) {
-        throw new OAuthError('Facebook gave no user token for this Page to read a new Page token with; the profile must be reconnected.', { platform, transient: false, tokenRefused: true, code: 'no_user_token' });
+        throw new OAuthError(
+          'Facebook gave no user token for this Page to read a new Page token with; the profile must be reconnected.',
+          { platform, transient: false, tokenRefused: true, code: 'no_user_token' },
+        );
       }
       const pages = await listFacebookPages(opts, stored.refreshToken);
       const page = pages.find((p) => p.platformUserId === stored.platformUserId);
       if (!page) {
-        throw new OAuthError('The Facebook Page is no longer among the Pages granted to Postbus; the profile must be reconnected.', { platform, transient: false, tokenRefused: true, code: 'page_not_granted' });
+        throw new OAuthError(
+          'The Facebook Page is no longer among the Pages granted to Postbus; the profile must be reconnected.',
+          { platform, transient: false, tokenRefused: true, code: 'page_not_granted' },
+        );
       }
       return { accessToken: page.credentials.accessToken, refreshToken: null, expiresAt: null };
     },

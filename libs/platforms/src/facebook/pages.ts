@@ -15,7 +15,10 @@ interface PageEntry {
  * `GET /me/accounts` with a user token: the Pages the person granted, each with its own Page token.
  * Pages where the person may not create content (no CREATE_CONTENT task) are left out.
  */
-export async function listFacebookPages(opts: OAuthAppOptions & { graphUrl: string }, userToken: string): Promise<PlatformAccount[]> {
+export async function listFacebookPages(
+  opts: OAuthAppOptions & { graphUrl: string },
+  userToken: string,
+): Promise<PlatformAccount[]> {
   const answer = await callOAuth(opts, {
     platform: 'facebook',
     action: 'listing the granted Pages',

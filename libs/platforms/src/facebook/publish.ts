@@ -1,6 +1,7 @@
 import { PlatformError, isPlatformError } from '../errors';
 import { mayHaveGoneThrough } from '../instagram/publish';
-import { callFacebook, stringField, type FacebookApiOptions } from './api';
+import { graphString } from '../meta/graph-api';
+import { callFacebook, type FacebookApiOptions } from './api';
 
 type PageApi = FacebookApiOptions & { pageId: string };
 
@@ -10,7 +11,10 @@ export interface FacebookPublished {
 }
 
 /** `POST /{page-id}/feed`: a text post, with a link preview when `link` is given, or with attached unpublished photos. */
-export async function publishFacebookFeed(api: PageApi, post: { message: string; link?: string; attachedPhotoIds?: string[] }): Promise<FacebookPublished> {
+export async function publishFacebookFeed(
+  api: PageApi,
+  post: { message: string; link?: string; attachedPhotoIds?: string[] },
+): Promise<FacebookPublished> {
   const form: Record<string, string | undefined> = { message: post.message || undefined, link: post.link };
   post.attachedPhotoIds?.forEach((id, i) => (form[`attached_media[${i}]`] = JSON.stringify({ media_fbid: id })));
   const body = await publishing(() => callFacebook(api, 'POST', [api.pageId, 'feed'], { form }));
@@ -19,9 +23,16 @@ export async function publishFacebookFeed(api: PageApi, post: { message: string;
 }
 
 /** `POST /{page-id}/photos` with `url=`: one photo post, published. */
-export async function publishFacebookPhoto(api: PageApi, photo: { url: string; caption: string }): Promise<FacebookPublished> {
-  const body = await publishing(() => callFacebook(api, 'POST', [api.pageId, 'photos'], { form: { url: photo.url, caption: photo.caption || undefined } }));
-  const id = stringField(body, 'post_id') ?? requireId(body, 'id');
+export async function publishFacebookPhoto(
+  api: PageApi,
+  photo: { url: string; caption: string },
+): Promise<FacebookPublished> {
+  const body = await publishing(() =>
+    callFacebook(api, 'POST', [api.pageId, 'photos'], {
+      form: { url: photo.url, caption: photo.caption || undefined },
+    }),
+  );
+  const id = graphString(body, 'post_id') ?? requireId(body, 'id');
   return { platformPostId: id, permalink: await getFacebookPermalink(api, id) };
 }
 
@@ -32,19 +43,29 @@ export async function uploadFacebookPhoto(api: PageApi, url: string): Promise<st
 }
 
 /** `POST /{page-id}/videos` with `file_url=`: a Page video, published once Facebook has processed it. */
-export async function publishFacebookVideo(api: PageApi, video: { fileUrl: string; description: string; title?: string }): Promise<FacebookPublished> {
-  const form = { file_url: video.fileUrl, description: video.description || undefined, title: video.title || undefined };
+export async function publishFacebookVideo(
+  api: PageApi,
+  video: { fileUrl: string; description: string; title?: string },
+): Promise<FacebookPublished> {
+  const form = {
+    file_url: video.fileUrl,
+    description: video.description || undefined,
+    title: video.title || undefined,
+  };
   // On graph.facebook.com: "graph-video.facebook.com ... has been deprecated" (https://developers.facebook.com/docs/video-api/overview).
   const body = await publishing(() => callFacebook(api, 'POST', [api.pageId, 'videos'], { form }));
   const id = requireId(body, 'id');
-  return { platformPostId: id, permalink: (await getFacebookPermalink(api, id)) ?? `https://www.facebook.com/${api.pageId}/videos/${id}` };
+  return {
+    platformPostId: id,
+    permalink: (await getFacebookPermalink(api, id)) ?? `https://www.facebook.com/${api.pageId}/videos/${id}`,
+  };
 }
 
 /** `GET /{object-id}?fields=permalink_url`: absolute URL, or null when it cannot be read (the post is live regardless). */
 export async function getFacebookPermalink(api: FacebookApiOptions, objectId: string): Promise<string | null> {
   try {
     const body = await callFacebook(api, 'GET', [objectId], { query: { fields: 'permalink_url' } });
-    const link = stringField(body, 'permalink_url');
+    const link = graphString(body, 'permalink_url');
     if (!link) return null;
     return link.startsWith('/') ? `https://www.facebook.com${link}` : link;
   } catch {
@@ -63,14 +84,17 @@ async function publishing<T>(call: () => Promise<T>): Promise<T> {
 }
 
 function requireId(body: Record<string, unknown>, field: string): string {
-  const id = stringField(body, field);
+  const id = graphString(body, field);
   if (!id) {
-    throw new PlatformError('Facebook accepted the call but did not say which object it created; check the Page before publishing again.', {
-      platform: 'facebook',
-      transient: true,
-      code: 'invalid_response',
-      outcomeUnknown: true,
-    });
+    throw new PlatformError(
+      'Facebook accepted the call but did not say which object it created; check the Page before publishing again.',
+      {
+        platform: 'facebook',
+        transient: true,
+        code: 'invalid_response',
+        outcomeUnknown: true,
+      },
+    );
   }
   return id;
 }

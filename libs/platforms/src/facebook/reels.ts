@@ -2,7 +2,8 @@ import { PlatformError, isPlatformError } from '../errors';
 import { mayHaveGoneThrough } from '../instagram/publish';
 import { parseJson } from '../meta/graph-request';
 import { fetchStreamed, type UploadDeadlines } from '../media/media-source';
-import { callFacebook, stringField, type FacebookApiOptions } from './api';
+import { graphString } from '../meta/graph-api';
+import { callFacebook, type FacebookApiOptions } from './api';
 import { facebookErrorFromResponse, facebookNetworkError } from './errors';
 
 type PageApi = FacebookApiOptions & { pageId: string };
@@ -10,14 +11,17 @@ type PageApi = FacebookApiOptions & { pageId: string };
 /** Step 1: `POST /{page-id}/video_reels upload_phase=start` → the video id and where its bytes go. */
 export async function startFacebookReel(api: PageApi): Promise<{ videoId: string; uploadUrl: string }> {
   const body = await callFacebook(api, 'POST', [api.pageId, 'video_reels'], { form: { upload_phase: 'start' } });
-  const videoId = stringField(body, 'video_id');
-  const uploadUrl = stringField(body, 'upload_url');
+  const videoId = graphString(body, 'video_id');
+  const uploadUrl = graphString(body, 'upload_url');
   if (!videoId || !uploadUrl) {
-    throw new PlatformError('Facebook answered the start of a reel upload without a video id; publishing will be tried again.', {
-      platform: 'facebook',
-      transient: true,
-      code: 'invalid_response',
-    });
+    throw new PlatformError(
+      'Facebook answered the start of a reel upload without a video id; publishing will be tried again.',
+      {
+        platform: 'facebook',
+        transient: true,
+        code: 'invalid_response',
+      },
+    );
   }
   return { videoId, uploadUrl };
 }
@@ -51,7 +55,11 @@ export async function uploadFacebookReel(
   } catch (cause) {
     if (isPlatformError(cause)) throw cause;
     const name = (cause as { name?: string }).name;
-    throw facebookNetworkError({ timedOut: name === 'TimeoutError' || name === 'AbortError', maybeDelivered: true, cause });
+    throw facebookNetworkError({
+      timedOut: name === 'TimeoutError' || name === 'AbortError',
+      maybeDelivered: true,
+      cause,
+    });
   }
   const text = await res.text();
   const parsed = parseJson(text);
@@ -73,7 +81,7 @@ export interface FacebookVideoStatus {
 export async function getFacebookVideoStatus(api: FacebookApiOptions, videoId: string): Promise<FacebookVideoStatus> {
   const body = await callFacebook(api, 'GET', [videoId], { query: { fields: 'status' } });
   const status = (body.status ?? {}) as Record<string, unknown>;
-  const phase = (name: string) => ((status[name] ?? {}) as Record<string, unknown>);
+  const phase = (name: string) => (status[name] ?? {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
   return {
     videoStatus: str(status.video_status) ?? 'unknown',
@@ -93,7 +101,12 @@ export async function finishFacebookReel(api: PageApi, reel: { videoId: string; 
   let body: Record<string, unknown>;
   try {
     body = await callFacebook(api, 'POST', [api.pageId, 'video_reels'], {
-      form: { upload_phase: 'finish', video_id: reel.videoId, video_state: 'PUBLISHED', description: reel.description || undefined },
+      form: {
+        upload_phase: 'finish',
+        video_id: reel.videoId,
+        video_state: 'PUBLISHED',
+        description: reel.description || undefined,
+      },
     });
   } catch (err) {
     if (isPlatformError(err)) throw err.with({ outcomeUnknown: mayHaveGoneThrough(err) });

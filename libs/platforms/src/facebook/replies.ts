@@ -13,13 +13,24 @@ export interface FacebookReplyApiOptions {
 
 function post(api: FacebookReplyApiOptions, segments: string[], form: Record<string, string>) {
   return sendGraphRequest(
-    { method: 'POST', url: `${api.baseUrl.replace(/\/+$/, '')}/${segments.map(encodeURIComponent).join('/')}`, accessToken: api.accessToken, form, fetchImpl: api.fetchImpl ?? fetch, timeoutMs: api.timeoutMs ?? 30_000 },
+    {
+      method: 'POST',
+      url: `${api.baseUrl.replace(/\/+$/, '')}/${segments.map(encodeURIComponent).join('/')}`,
+      accessToken: api.accessToken,
+      form,
+      fetchImpl: api.fetchImpl ?? fetch,
+      timeoutMs: api.timeoutMs ?? 30_000,
+    },
     errors,
   );
 }
 
 /** A public reply under a Page post's comment, as the Page: `POST /{comment-id}/comments?message=` (pages_manage_engagement). */
-export async function replyToFacebookComment(api: FacebookReplyApiOptions, commentId: string, text: string): Promise<{ id: string }> {
+export async function replyToFacebookComment(
+  api: FacebookReplyApiOptions,
+  commentId: string,
+  text: string,
+): Promise<{ id: string }> {
   const body = await post(api, [commentId, 'comments'], { message: text });
   return { id: replyIdFrom('facebook', body, 'id') };
 }
@@ -28,7 +39,15 @@ export async function replyToFacebookComment(api: FacebookReplyApiOptions, comme
  * A private reply: a Messenger message to the commenter, `POST /{page-id}/messages` with
  * `recipient={"comment_id":…}` and `message={"text":…}` (pages_messaging). One per comment.
  */
-export async function sendFacebookPrivateReply(api: FacebookReplyApiOptions, pageId: string, commentId: string, text: string): Promise<{ id: string }> {
-  const body = await post(api, [pageId, 'messages'], { recipient: JSON.stringify({ comment_id: commentId }), message: JSON.stringify({ text }) });
+export async function sendFacebookPrivateReply(
+  api: FacebookReplyApiOptions,
+  pageId: string,
+  commentId: string,
+  text: string,
+): Promise<{ id: string }> {
+  const body = await post(api, [pageId, 'messages'], {
+    recipient: JSON.stringify({ comment_id: commentId }),
+    message: JSON.stringify({ text }),
+  });
   return { id: replyIdFrom('facebook', body, 'message_id') };
 }

@@ -22,13 +22,14 @@ const agents = {
 export const nodeFetch: typeof fetch = async (input, init = {}) => {
   const url = new URL(input instanceof Request ? input.url : String(input));
   const body = init.body;
-  if (input instanceof Request || (body !== undefined && body !== null && typeof body !== 'string')) return fetch(input, init);
+  if (input instanceof Request || (body !== undefined && body !== null && typeof body !== 'string'))
+    return fetch(input, init);
   return send(url, init, typeof body === 'string' ? body : undefined, true);
 };
 
-function send(url: URL, init: RequestInit, body: string | undefined, mayRetry: boolean): Promise<Response> {
+async function send(url: URL, init: RequestInit, body: string | undefined, mayRetry: boolean): Promise<Response> {
   const signal = init.signal ?? undefined;
-  if (signal?.aborted) return Promise.reject(signal.reason);
+  signal?.throwIfAborted();
   const headers = Object.fromEntries(new Headers(init.headers).entries());
   if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
   const transport = url.protocol === 'https:' ? https : http;
@@ -43,7 +44,7 @@ function send(url: URL, init: RequestInit, body: string | undefined, mayRetry: b
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
-      reject(err);
+      reject(err); // eslint-disable-line @typescript-eslint/prefer-promise-reject-errors -- like fetch, an abort rejects with the signal's reason, whatever value it is
     };
     const req = transport.request(url, { method: init.method ?? 'GET', headers, agent }, (res) => {
       const chunks: Buffer[] = [];
@@ -91,7 +92,7 @@ function responseOf(url: URL, res: http.IncomingMessage, buffer: Buffer): Respon
     bodyUsed: false,
     body: null,
     text: async () => text(),
-    json: async () => JSON.parse(text()),
+    json: async () => JSON.parse(text()) as unknown,
     arrayBuffer: async () => buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength),
   } as unknown as Response;
 }

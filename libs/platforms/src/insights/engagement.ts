@@ -17,5 +17,8 @@ export function countOf(value: unknown): number | null {
 
 /** The platform no longer lists the item (deleted, made private, or never public): asking again will not help. */
 export function itemNotListed(platform: Platform, id: string): PlatformError {
-  return new PlatformError(`The ${platform} item ${id} is not listed any more (deleted or not public); no engagement figures can be read.`, { platform, transient: false, code: 'not_listed' });
+  return new PlatformError(
+    `The ${platform} item ${id} is not listed any more (deleted or not public); no engagement figures can be read.`,
+    { platform, transient: false, code: 'not_listed' },
+  );
 }

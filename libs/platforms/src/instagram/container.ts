@@ -1,5 +1,6 @@
 import { PlatformError } from '../errors';
-import { callInstagram, graphIdOf, type InstagramApiOptions } from './api';
+import { graphIdOf } from '../meta/graph-api';
+import { callInstagram, type InstagramApiOptions } from './api';
 import { instagramContainerErrorReason } from './errors';
 
 export const INSTAGRAM_CONTAINER_STATUSES = ['IN_PROGRESS', 'FINISHED', 'ERROR', 'EXPIRED', 'PUBLISHED'] as const;
@@ -14,7 +15,10 @@ export interface InstagramContainerState {
 }
 
 /** `POST /{ig-user-id}/media`: one container (image, reel, story, carousel item or carousel). */
-export async function createInstagramContainer(api: InstagramApiOptions & { userId: string }, params: Record<string, string | undefined>): Promise<string> {
+export async function createInstagramContainer(
+  api: InstagramApiOptions & { userId: string },
+  params: Record<string, string | undefined>,
+): Promise<string> {
   const body = await callInstagram(api, 'POST', [api.userId, 'media'], { form: params });
   const id = graphIdOf(body);
   if (!id) throw unreadable('creating the media container');
@@ -22,7 +26,9 @@ export async function createInstagramContainer(api: InstagramApiOptions & { user
 }
 
 /** `GET /{container-id}?fields=status_code,status`: where the container stands. */
-export async function getInstagramContainerStatus(api: InstagramApiOptions & { containerId: string }): Promise<InstagramContainerState> {
+export async function getInstagramContainerStatus(
+  api: InstagramApiOptions & { containerId: string },
+): Promise<InstagramContainerState> {
   const body = await callInstagram(api, 'GET', [api.containerId], { query: { fields: 'status_code,status' } });
   const status = body.status_code;
   if (typeof status !== 'string' || !(INSTAGRAM_CONTAINER_STATUSES as readonly string[]).includes(status)) {
@@ -36,7 +42,8 @@ export async function getInstagramContainerStatus(api: InstagramApiOptions & { c
     return {
       containerId: api.containerId,
       status,
-      reason: 'The Instagram media container expired before it was published (containers last 24 hours); publish the post again.',
+      reason:
+        'The Instagram media container expired before it was published (containers last 24 hours); publish the post again.',
       transient: false,
     };
   }
@@ -59,9 +66,12 @@ export function instagramContainerFailure(state: InstagramContainerState): Platf
 }
 
 function unreadable(step: string): PlatformError {
-  return new PlatformError(`Instagram answered ${step} with a response Postbus could not read; publishing will be tried again.`, {
-    platform: 'instagram',
-    transient: true,
-    code: 'invalid_response',
-  });
+  return new PlatformError(
+    `Instagram answered ${step} with a response Postbus could not read; publishing will be tried again.`,
+    {
+      platform: 'instagram',
+      transient: true,
+      code: 'invalid_response',
+    },
+  );
 }

@@ -1,16 +1,20 @@
 import { PlatformError } from '../errors';
 import {
-  GRAPH_THROTTLE_CODES,
   GRAPH_TOKEN_CODES,
-  cleanGraphMessage,
   graphRetryAfterMs,
-  isGraphPermissionCode,
   isGraphTransient,
   parseGraphError,
   type GraphErrorBody,
 } from '../meta/graph-error';
+import {
+  graphInvalidInput,
+  graphNetworkError,
+  graphPolicyBlockReason,
+  graphRefusalReason,
+  type GraphWording,
+} from '../meta/graph-failures';
 import { graphThrottle } from '../meta/graph-usage';
-import type { GraphErrorMapper, GraphFailure, GraphNetworkFailure } from '../meta/graph-request';
+import type { GraphErrorMapper, GraphFailure } from '../meta/graph-request';
 
 const platform = 'instagram' as const;
 
@@ -27,34 +31,80 @@ interface SubcodeRule {
 
 /** Instagram's own error subcodes (platform-apis 1.7), each with what a person should do. */
 const SUBCODES: Record<number, SubcodeRule> = {
-  2207001: { transient: true, reason: 'Instagram had a server error while preparing the post; publishing will be tried again.' },
+  2207001: {
+    transient: true,
+    reason: 'Instagram had a server error while preparing the post; publishing will be tried again.',
+  },
   2207003: { transient: true, reason: 'Instagram timed out downloading the media; publishing will be tried again.' },
-  2207004: { transient: false, reason: 'The image is larger than the 8 MB Instagram accepts; resize or compress it and publish again.' },
+  2207004: {
+    transient: false,
+    reason: 'The image is larger than the 8 MB Instagram accepts; resize or compress it and publish again.',
+  },
   2207005: { transient: false, reason: 'Instagram does not accept the image format; use a JPEG image.' },
-  2207006: { transient: false, reason: 'Instagram could not find the media at the link; make sure the link is public and points at the file itself.' },
-  2207008: { transient: true, reason: 'The Instagram media container was not ready yet; publishing will be tried again.' },
-  2207009: { transient: false, reason: "Instagram does not accept the media's aspect ratio; use an image between 4:5 and 1.91:1, or a 9:16 video." },
-  2207010: { transient: false, reason: 'The caption is too long for Instagram (at most 2,200 characters, 30 hashtags and 20 @-mentions); shorten it.' },
-  2207020: { transient: false, reason: 'The Instagram media container expired before it was published (containers last 24 hours); publish the post again.' },
-  2207023: { transient: false, reason: 'Instagram did not recognise the media type; use a JPEG image or an MP4 video.' },
-  2207026: { transient: false, reason: "Instagram does not accept the video's format; re-encode it as an H.264 MP4 with AAC audio and the moov atom at the start." },
-  2207027: { transient: true, reason: 'The Instagram media was not ready to publish yet; publishing will be tried again.' },
+  2207006: {
+    transient: false,
+    reason:
+      'Instagram could not find the media at the link; make sure the link is public and points at the file itself.',
+  },
+  2207008: {
+    transient: true,
+    reason: 'The Instagram media container was not ready yet; publishing will be tried again.',
+  },
+  2207009: {
+    transient: false,
+    reason: "Instagram does not accept the media's aspect ratio; use an image between 4:5 and 1.91:1, or a 9:16 video.",
+  },
+  2207010: {
+    transient: false,
+    reason:
+      'The caption is too long for Instagram (at most 2,200 characters, 30 hashtags and 20 @-mentions); shorten it.',
+  },
+  2207020: {
+    transient: false,
+    reason:
+      'The Instagram media container expired before it was published (containers last 24 hours); publish the post again.',
+  },
+  2207023: {
+    transient: false,
+    reason: 'Instagram did not recognise the media type; use a JPEG image or an MP4 video.',
+  },
+  2207026: {
+    transient: false,
+    reason:
+      "Instagram does not accept the video's format; re-encode it as an H.264 MP4 with AAC audio and the moov atom at the start.",
+  },
+  2207027: {
+    transient: true,
+    reason: 'The Instagram media was not ready to publish yet; publishing will be tried again.',
+  },
   2207028: { transient: false, reason: 'Instagram refused the carousel; a carousel needs 2 to 10 images or videos.' },
-  2207032: { transient: true, reason: 'Instagram failed to create the media container; publishing will be tried again.' },
+  2207032: {
+    transient: true,
+    reason: 'Instagram failed to create the media container; publishing will be tried again.',
+  },
   2207042: {
     transient: true,
-    reason: 'This Instagram account has reached its limit of API-published posts for the last 24 hours; publishing waits until a slot frees.',
+    reason:
+      'This Instagram account has reached its limit of API-published posts for the last 24 hours; publishing waits until a slot frees.',
   },
-  2207050: { transient: false, reason: 'The Instagram account is inactive or restricted; check the account in the Instagram app.' },
+  2207050: {
+    transient: false,
+    reason: 'The Instagram account is inactive or restricted; check the account in the Instagram app.',
+  },
   2207051: {
     transient: false,
-    reason: "Instagram restricted this account's activity to protect its community (spam protection); wait a few hours before publishing again.",
+    reason:
+      "Instagram restricted this account's activity to protect its community (spam protection); wait a few hours before publishing again.",
   },
   2207052: {
     transient: false,
-    reason: 'Instagram could not fetch the media: the link must be public and point straight at the file. Upload the file with the media endpoints, or fix the link.',
+    reason:
+      'Instagram could not fetch the media: the link must be public and point straight at the file. Upload the file with the media endpoints, or fix the link.',
   },
-  2207053: { transient: true, reason: 'Instagram had an unknown problem uploading the video; publishing will be tried again.' },
+  2207053: {
+    transient: true,
+    reason: 'Instagram had an unknown problem uploading the video; publishing will be tried again.',
+  },
   2207057: {
     transient: false,
     reason: 'The cover frame offset (thumbOffsetMs) is outside the video; pick an offset shorter than the video.',
@@ -62,12 +112,17 @@ const SUBCODES: Record<number, SubcodeRule> = {
 };
 
 /** A sentence for a container that ended in ERROR; `status` carries e.g. "9004/2207052" or free text with the subcode. */
-export function instagramContainerErrorReason(status: string | null | undefined): { reason: string; subcode?: number; transient: boolean } {
+export function instagramContainerErrorReason(status: string | null | undefined): {
+  reason: string;
+  subcode?: number;
+  transient: boolean;
+} {
   const subcode = Number(/\b(22070\d\d)\b/.exec(status ?? '')?.[1]);
   const rule = Number.isInteger(subcode) ? SUBCODES[subcode] : undefined;
   if (rule) return { reason: rule.reason, subcode, transient: rule.transient };
   return {
-    reason: 'Instagram could not process the media and gave no usable reason; check that it is a JPEG image or an H.264 MP4 video within Instagram\'s limits.',
+    reason:
+      "Instagram could not process the media and gave no usable reason; check that it is a JPEG image or an H.264 MP4 video within Instagram's limits.",
     transient: false,
   };
 }
@@ -77,12 +132,17 @@ export function instagramErrorFromResponse({ status, headers, body }: GraphFailu
   const error = parseGraphError(body);
   const rule = error?.error_subcode !== undefined ? SUBCODES[error.error_subcode] : undefined;
   const tokenRejected = error?.code !== undefined && GRAPH_TOKEN_CODES.has(error.code);
-  const quotaFull = error?.error_subcode === PUBLISHING_LIMIT_SUBCODE || (!rule && error?.code === PUBLISHING_LIMIT_CODE);
+  const quotaFull =
+    error?.error_subcode === PUBLISHING_LIMIT_SUBCODE || (!rule && error?.code === PUBLISHING_LIMIT_CODE);
   const transient = quotaFull || (rule ? rule.transient : !tokenRejected && isGraphTransient(status, error));
   const retryAfterMs = graphRetryAfterMs(headers);
   // a subcode of its own (e.g. 2207051, spam protection, sent with code 4) is not a throttle
-  const throttle = quotaFull ? ({ kind: 'publishing_quota', scope: 'account' } as const) : rule ? undefined : graphThrottle(status, error, headers, retryAfterMs);
-  return new PlatformError(rule?.reason ?? instagramReason(status, error, transient), {
+  const throttle = quotaFull
+    ? ({ kind: 'publishing_quota', scope: 'account' } as const)
+    : rule
+      ? undefined
+      : graphThrottle(status, error, headers, retryAfterMs);
+  return new PlatformError(rule?.reason ?? graphRefusalReason(INSTAGRAM_WORDING, status, error, transient), {
     platform,
     transient,
     code: error?.code ?? `http_${status}`,
@@ -94,38 +154,28 @@ export function instagramErrorFromResponse({ status, headers, body }: GraphFailu
   });
 }
 
-export function instagramNetworkError({ timedOut, maybeDelivered, cause }: GraphNetworkFailure): PlatformError {
-  const reason = timedOut
-    ? 'Instagram did not answer in time; publishing will be tried again.'
-    : maybeDelivered
-      ? 'The connection to Instagram broke before it answered; publishing will be tried again.'
-      : 'Instagram could not be reached; publishing will be tried again.';
-  return new PlatformError(reason, { platform, transient: true, code: timedOut ? 'timeout' : maybeDelivered ? 'network_error' : 'unreachable', cause });
-}
+export const instagramNetworkError = graphNetworkError(platform, 'Instagram');
 
-export const instagramErrorMapper: GraphErrorMapper = { fromResponse: instagramErrorFromResponse, fromNetwork: instagramNetworkError };
+export const instagramErrorMapper: GraphErrorMapper = {
+  fromResponse: instagramErrorFromResponse,
+  fromNetwork: instagramNetworkError,
+};
 
-export function instagramInvalidInput(code: string, reason: string): PlatformError {
-  return new PlatformError(reason, { platform, transient: false, code });
-}
+export const instagramInvalidInput = graphInvalidInput(platform);
 
-function instagramReason(status: number, error: GraphErrorBody | undefined, transient: boolean): string {
-  const code = error?.code;
-  const detail = cleanGraphMessage(error?.error_user_msg) ?? cleanGraphMessage(error?.message);
-  if (!error) {
-    if (transient) return `Instagram answered HTTP ${status} without details; publishing will be tried again.`;
-    return `Instagram answered HTTP ${status} with a response Postbus could not read; check the Instagram API base URL.`;
-  }
-  if (code !== undefined && GRAPH_TOKEN_CODES.has(code)) return INSTAGRAM_TOKEN_REASON;
-  if (isGraphPermissionCode(code)) {
-    return 'Postbus is not allowed to publish to this Instagram account (the content publishing permission is missing or was revoked); reconnect the profile and grant publishing access.';
-  }
-  if (code === 3) return 'The Instagram app is not enabled for content publishing; an operator must add the capability to the app.';
-  if (code !== undefined && GRAPH_THROTTLE_CODES.has(code)) return 'Instagram is limiting how often this account may be called; publishing will be tried again later.';
-  if (code === 9) return SUBCODES[2207042].reason;
-  if (code === 368) return 'Instagram has temporarily blocked this account from posting for a policy reason; wait a few hours and try again.';
-  if (transient) return `Instagram had a temporary problem${detail ? ` (${detail})` : ''}; publishing will be tried again.`;
-  return detail
-    ? `Instagram refused the post: ${/[.!?]$/.test(detail) ? detail : `${detail}.`}`
-    : `Instagram refused the post without saying why (error ${code ?? status}); check the post's caption and media.`;
-}
+const INSTAGRAM_WORDING: GraphWording = {
+  label: 'Instagram',
+  tokenReason: INSTAGRAM_TOKEN_REASON,
+  permissionReason:
+    'Postbus is not allowed to publish to this Instagram account (the content publishing permission is missing or was revoked); reconnect the profile and grant publishing access.',
+  appNotEnabledReason:
+    'The Instagram app is not enabled for content publishing; an operator must add the capability to the app.',
+  throttledReason: 'Instagram is limiting how often this account may be called; publishing will be tried again later.',
+  baseUrls: 'the Instagram API base URL',
+  postParts: 'caption and media',
+  ownReason: (error: GraphErrorBody) => {
+    if (error.code === PUBLISHING_LIMIT_CODE) return SUBCODES[PUBLISHING_LIMIT_SUBCODE].reason;
+    if (error.code === 368) return graphPolicyBlockReason('Instagram', 'account');
+    return undefined;
+  },
+};

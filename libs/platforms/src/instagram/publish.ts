@@ -1,5 +1,6 @@
 import { PlatformError, isPlatformError } from '../errors';
-import { callInstagram, graphIdOf, type InstagramApiOptions } from './api';
+import { graphIdOf } from '../meta/graph-api';
+import { callInstagram, type InstagramApiOptions } from './api';
 
 /**
  * `POST /{ig-user-id}/media_publish?creation_id=`: the FINISHED container goes live, then its
@@ -18,13 +19,16 @@ export async function publishInstagramContainer(
   }
   const platformPostId = graphIdOf(body);
   if (!platformPostId) {
-    throw new PlatformError('Instagram accepted the publish call but did not say which post it created; its status will be checked.', {
-      platform: 'instagram',
-      transient: true,
-      code: 'invalid_response',
-      containerId: api.containerId,
-      outcomeUnknown: true,
-    });
+    throw new PlatformError(
+      'Instagram accepted the publish call but did not say which post it created; its status will be checked.',
+      {
+        platform: 'instagram',
+        transient: true,
+        code: 'invalid_response',
+        containerId: api.containerId,
+        outcomeUnknown: true,
+      },
+    );
   }
   return { platformPostId, permalink: await getInstagramPermalink({ ...api, mediaId: platformPostId }) };
 }

@@ -12,7 +12,7 @@ export interface MediaAccess {
   /** Let loopback addresses through (tests and development only). */
   allowLoopback: boolean;
   /** Our own signed file links, read wherever they resolve (see ownFileLinks). */
-  trusted?(url: URL): boolean;
+  trusted?: (url: URL) => boolean;
   /** Injected in tests to play DNS answers; the system resolver otherwise. */
   resolve?: Resolver;
 }
@@ -34,11 +34,19 @@ export function ownFileLinks(baseUrls: string[]): (url: URL) => boolean {
     const base = new URL(raw);
     return { origin: base.origin, path: `${base.pathname.replace(/\/+$/, '')}${MEDIA_FILES_PATH}/` };
   });
-  return (url) => prefixes.some((p) => url.origin === p.origin && url.pathname.startsWith(p.path) && /^[^/]+$/.test(url.pathname.slice(p.path.length)));
+  return (url) =>
+    prefixes.some(
+      (p) =>
+        url.origin === p.origin && url.pathname.startsWith(p.path) && /^[^/]+$/.test(url.pathname.slice(p.path.length)),
+    );
 }
 
 /** A GET or HEAD of a media link through @postbus/net; its failures are PlatformErrors that name the source. */
-export async function openMediaLink(url: string, init: { method: 'GET' | 'HEAD'; headers?: Record<string, string> }, opts: MediaLinkOptions): Promise<SafeResponse> {
+export async function openMediaLink(
+  url: string,
+  init: { method: 'GET' | 'HEAD'; headers?: Record<string, string> },
+  opts: MediaLinkOptions,
+): Promise<SafeResponse> {
   try {
     return await openSafeRequest(url, {
       method: init.method,

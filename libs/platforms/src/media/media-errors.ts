@@ -14,7 +14,14 @@ export const MEDIA_REDIRECTS_MAX = 3;
 export const MEDIA_URL_REFUSED_REASON =
   'The media link points at an address Postbus does not fetch from (only public http and https links are read); link to the file on a public host, or upload it with the media endpoints.';
 
-const MEDIA_READ_CODES = new Set(['media_url_refused', 'media_unreadable', 'media_unreachable', 'media_stalled', 'media_short_read', 'media_size_unknown']);
+const MEDIA_READ_CODES = new Set([
+  'media_url_refused',
+  'media_unreadable',
+  'media_unreachable',
+  'media_stalled',
+  'media_short_read',
+  'media_size_unknown',
+]);
 
 /** True when reading the post's own media failed (as opposed to a call to the platform). */
 export function isMediaReadError(err: unknown): err is PlatformError {
@@ -23,19 +30,36 @@ export function isMediaReadError(err: unknown): err is PlatformError {
 
 /** A network failure reading the media, in words a person can act on. */
 export function mediaNetFailure(platform: Platform, url: string, err: NetError): PlatformError {
-  const fail = (message: string, transient: boolean, code: string) => new PlatformError(message, { platform, transient, code, cause: err });
+  const fail = (message: string, transient: boolean, code: string) =>
+    new PlatformError(message, { platform, transient, code, cause: err });
   switch (err.kind) {
     case 'invalid_url':
     case 'refused_address':
       return fail(MEDIA_URL_REFUSED_REASON, false, 'media_url_refused');
     case 'too_many_redirects':
-      return fail(`The media could not be read: the link redirected more than ${MEDIA_REDIRECTS_MAX} times; link to the file itself, or upload it with the media endpoints.`, false, 'media_unreadable');
+      return fail(
+        `The media could not be read: the link redirected more than ${MEDIA_REDIRECTS_MAX} times; link to the file itself, or upload it with the media endpoints.`,
+        false,
+        'media_unreadable',
+      );
     case 'unresolvable':
-      return fail("The media could not be read: the link's host name does not resolve; publishing will be tried again.", true, 'media_unreachable');
+      return fail(
+        "The media could not be read: the link's host name does not resolve; publishing will be tried again.",
+        true,
+        'media_unreachable',
+      );
     case 'timeout':
-      return fail(`The media could not be read: ${hostOf(url)} did not answer in time; publishing will be tried again.`, true, 'media_unreachable');
+      return fail(
+        `The media could not be read: ${hostOf(url)} did not answer in time; publishing will be tried again.`,
+        true,
+        'media_unreachable',
+      );
     default:
-      return fail(`The media could not be read: the connection to ${hostOf(url)} failed; publishing will be tried again.`, true, 'media_unreachable');
+      return fail(
+        `The media could not be read: the connection to ${hostOf(url)} failed; publishing will be tried again.`,
+        true,
+        'media_unreachable',
+      );
   }
 }
 

@@ -43,7 +43,7 @@ export async function detectMediaKind(url: string, opts: MediaFetchOptions): Pro
 
 /** The kind of each link, in order, with at most MEDIA_KIND_PARALLEL_HEADS requests in flight. */
 export async function detectMediaKinds(urls: string[], opts: MediaFetchOptions): Promise<MediaKind[]> {
-  const kinds: MediaKind[] = new Array(urls.length);
+  const kinds: MediaKind[] = new Array<MediaKind>(urls.length);
   let next = 0;
   const worker = async () => {
     while (next < urls.length) {

@@ -36,18 +36,24 @@ export async function probeMedia(url: string, opts: MediaFetchOptions): Promise<
   const head = await openMediaLink(url, { method: 'HEAD' }, link);
   head.body.destroy();
   const length = Number(head.headers['content-length']);
-  if (isSuccess(head.status) && Number.isInteger(length) && length > 0) return { size: length, contentType: contentTypeOf(head.headers) };
+  if (isSuccess(head.status) && Number.isInteger(length) && length > 0)
+    return { size: length, contentType: contentTypeOf(head.headers) };
 
   const ranged = await openMediaLink(url, { method: 'GET', headers: { range: 'bytes=0-0' } }, link);
   ranged.body.destroy();
   if (!isSuccess(ranged.status)) throw unreadableMedia(opts.platform, url, ranged.status);
-  const total = Number(/\/(\d+)$/.exec(String(ranged.headers['content-range'] ?? ''))?.[1] ?? ranged.headers['content-length']);
+  const total = Number(
+    /\/(\d+)$/.exec(String(ranged.headers['content-range'] ?? ''))?.[1] ?? ranged.headers['content-length'],
+  );
   if (!Number.isInteger(total) || total <= 0) {
-    throw new PlatformError(`The media at ${hostOf(url)} does not say how large it is; store it with the media endpoints and publish again.`, {
-      platform: opts.platform,
-      transient: false,
-      code: 'media_size_unknown',
-    });
+    throw new PlatformError(
+      `The media at ${hostOf(url)} does not say how large it is; store it with the media endpoints and publish again.`,
+      {
+        platform: opts.platform,
+        transient: false,
+        code: 'media_size_unknown',
+      },
+    );
   }
   return { size: total, contentType: contentTypeOf(ranged.headers) };
 }
@@ -58,7 +64,7 @@ export async function probeMedia(url: string, opts: MediaFetchOptions): Promise<
  */
 export class MediaReader {
   private pending: Uint8Array | null = null;
-  private readonly pieces: AsyncIterator<Buffer>;
+  private readonly pieces: AsyncIterator<Buffer, undefined>;
 
   private constructor(
     private readonly body: IncomingMessage,
@@ -71,7 +77,11 @@ export class MediaReader {
 
   static async open(url: string, offset: number, opts: MediaFetchOptions): Promise<MediaReader> {
     const waitMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const res = await openMediaLink(url, { method: 'GET', headers: offset > 0 ? { range: `bytes=${offset}-` } : {} }, { ...opts, timeoutMs: waitMs });
+    const res = await openMediaLink(
+      url,
+      { method: 'GET', headers: offset > 0 ? { range: `bytes=${offset}-` } : {} },
+      { ...opts, timeoutMs: waitMs },
+    );
     if (!isSuccess(res.status)) {
       res.body.destroy();
       throw unreadableMedia(opts.platform, url, res.status);
@@ -154,11 +164,14 @@ export class MediaReader {
   }
 
   private shortRead(): PlatformError {
-    return new PlatformError('The media could not be read: it ended before its announced size while it was being sent; publishing will be tried again.', {
-      platform: this.platform,
-      transient: true,
-      code: 'media_short_read',
-    });
+    return new PlatformError(
+      'The media could not be read: it ended before its announced size while it was being sent; publishing will be tried again.',
+      {
+        platform: this.platform,
+        transient: true,
+        code: 'media_short_read',
+      },
+    );
   }
 }
 
@@ -202,7 +215,7 @@ export async function fetchStreamed(
     cancel: (reason) => source.cancel(reason),
   });
   try {
-    return await fetchImpl(url, { ...init, body, duplex: 'half', signal: controller.signal } as RequestInit);
+    return await fetchImpl(url, { ...init, body, duplex: 'half', signal: controller.signal });
   } catch (err) {
     // fetch wraps a failing body in its own "fetch failed": the bytes never came, which is not the platform's doing
     throw sourceFailure ? sourceFailure.error : err;

@@ -34,7 +34,14 @@ export interface GraphRequest {
 }
 
 /** Errors that prove the request never reached the server. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ERR_INVALID_URL']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ERR_INVALID_URL',
+]);
 
 /**
  * One Graph call with `Authorization: Bearer`: returns the JSON object of a 2xx answer,
@@ -56,7 +63,12 @@ export async function sendGraphRequest(req: GraphRequest, errors: GraphErrorMapp
   let responseHeaders: Headers;
   let text: string;
   try {
-    const res = await req.fetchImpl(url, { method: req.method, headers, body, signal: AbortSignal.timeout(req.timeoutMs) });
+    const res = await req.fetchImpl(url, {
+      method: req.method,
+      headers,
+      body,
+      signal: AbortSignal.timeout(req.timeoutMs),
+    });
     status = res.status;
     responseHeaders = res.headers;
     text = await res.text();

@@ -27,7 +27,10 @@ const ACCOUNT_THROTTLE_CODES: ReadonlySet<number> = new Set([17, 32, 613]);
 const isBusinessUseCaseCode = (code: number): boolean => code >= 80000 && code <= 80014;
 
 export function isGraphThrottleCode(code: number | undefined): boolean {
-  return code !== undefined && (APP_THROTTLE_CODES.has(code) || ACCOUNT_THROTTLE_CODES.has(code) || isBusinessUseCaseCode(code));
+  return (
+    code !== undefined &&
+    (APP_THROTTLE_CODES.has(code) || ACCOUNT_THROTTLE_CODES.has(code) || isBusinessUseCaseCode(code))
+  );
 }
 
 /**
@@ -56,7 +59,10 @@ export function readGraphUsage(headers: Headers): GraphUsage {
       for (const entry of entries.slice(0, MAX_BUC_ENTRIES)) {
         if (!entry || typeof entry !== 'object' || Array.isArray(entry)) continue;
         pcts.push(...percentages(entry as Record<string, unknown>));
-        const minutes = bounded((entry as Record<string, unknown>).estimated_time_to_regain_access, MAX_WAIT_MS / 60_000);
+        const minutes = bounded(
+          (entry as Record<string, unknown>).estimated_time_to_regain_access,
+          MAX_WAIT_MS / 60_000,
+        );
         if (minutes !== undefined && minutes > 0) waits.push(minutes * 60_000);
       }
     }
@@ -100,7 +106,9 @@ function headerObject(headers: Headers, name: string): Record<string, unknown> |
   if (!raw || raw.length > MAX_USAGE_HEADER_CHARS) return undefined;
   try {
     const parsed: unknown = JSON.parse(raw);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }

@@ -41,10 +41,13 @@ function versionVar(doc: string, def: string): VersionVarSpec<string> {
 /** The two version settings, spread into each service's config variables. */
 export const metaVersionVars = {
   META_GRAPH_VERSION: versionVar(
-    'Graph API version for Facebook and Instagram calls, appended to their hosts; keep it within Meta\'s two-year support window (developers.facebook.com/docs/graph-api/changelog/versions)',
+    "Graph API version for Facebook and Instagram calls, appended to their hosts; keep it within Meta's two-year support window (developers.facebook.com/docs/graph-api/changelog/versions)",
     META_GRAPH_VERSION_DEFAULT,
   ),
-  THREADS_API_VERSION: versionVar('Threads API version, appended to the Threads host (developers.facebook.com/docs/threads)', THREADS_API_VERSION_DEFAULT),
+  THREADS_API_VERSION: versionVar(
+    'Threads API version, appended to the Threads host (developers.facebook.com/docs/threads)',
+    THREADS_API_VERSION_DEFAULT,
+  ),
 };
 
 /**
@@ -57,7 +60,10 @@ export function metaHostVar(doc: string): VersionVarSpec<string> {
     default: '',
     parse(raw) {
       const url = new URL(raw); // throws on a malformed URL
-      if (VERSIONED_PATH.test(url.pathname)) throw new Error('must not name a version (the version comes from META_GRAPH_VERSION or THREADS_API_VERSION); give the host only');
+      if (VERSIONED_PATH.test(url.pathname))
+        throw new Error(
+          'must not name a version (the version comes from META_GRAPH_VERSION or THREADS_API_VERSION); give the host only',
+        );
       return raw.replace(/\/+$/, '');
     },
   };

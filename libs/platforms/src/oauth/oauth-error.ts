@@ -8,6 +8,8 @@ export const PLATFORM_NAMES: Record<Platform, string> = {
   threads: 'Threads',
   tiktok: 'TikTok',
   youtube: 'YouTube',
+  bluesky: 'Bluesky',
+  mastodon: 'Mastodon',
 };
 
 /**
@@ -40,7 +42,8 @@ interface ErrorParts {
 }
 
 function partsOf(body: unknown): ErrorParts {
-  if (!body || typeof body !== 'object') return { message: typeof body === 'string' && body ? body.slice(0, 200) : undefined };
+  if (!body || typeof body !== 'object')
+    return { message: typeof body === 'string' && body ? body.slice(0, 200) : undefined };
   const b = body as Record<string, unknown>;
   if (typeof b.error === 'string') return { code: b.error, message: str(b.error_description) ?? str(b.error_message) };
   if (typeof b.error_type === 'string') return { code: b.error_type, message: str(b.error_message) };
@@ -59,30 +62,70 @@ function partsOf(body: unknown): ErrorParts {
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
 
-const TRANSIENT_CODES = new Set<string | number>(['rate_limit_exceeded', 'temporarily_unavailable', 'server_error', 'internal_error', ...GRAPH_TRANSIENT_CODES]);
+const TRANSIENT_CODES = new Set<string | number>([
+  'rate_limit_exceeded',
+  'temporarily_unavailable',
+  'server_error',
+  'internal_error',
+  ...GRAPH_TRANSIENT_CODES,
+]);
 const TRANSIENT_REASONS = new Set(['backendError', 'rateLimitExceeded', 'userRateLimitExceeded', 'internalError']);
 /** Codes meaning the token or grant is dead: revoked, expired, or never valid for this user. */
-const REFUSED_CODES = new Set<string | number>(['invalid_grant', 'access_token_invalid', 'scope_not_authorized', 'invalid_token', 190, 102]);
+const REFUSED_CODES = new Set<string | number>([
+  'invalid_grant',
+  'access_token_invalid',
+  'scope_not_authorized',
+  'invalid_token',
+  190,
+  102,
+]);
 /** A 401 that blames our app, not the user's token. */
 const APP_CODES = new Set<string | number>(['invalid_client', 'unauthorized_client']);
 
 /** Maps a platform answer that is not a success; `action` completes "… while <action>". */
-export function oauthErrorFromResponse(platform: Platform, action: string, res: { status: number; body: unknown }): OAuthError {
+export function oauthErrorFromResponse(
+  platform: Platform,
+  action: string,
+  res: { status: number; body: unknown },
+): OAuthError {
   const name = PLATFORM_NAMES[platform];
   const { code, subcode, message, reason } = partsOf(res.body);
-  const transient = res.status >= 500 || res.status === 429 || (code !== undefined && TRANSIENT_CODES.has(code)) || (reason !== undefined && TRANSIENT_REASONS.has(reason));
-  const tokenRefused = !transient && ((code !== undefined && REFUSED_CODES.has(code)) || (res.status === 401 && !(code !== undefined && APP_CODES.has(code))));
-  const detail = [message, code !== undefined ? `code ${code}${subcode ? `/${subcode}` : ''}` : `HTTP ${res.status}`].filter(Boolean).join('; ');
+  const transient =
+    res.status >= 500 ||
+    res.status === 429 ||
+    (code !== undefined && TRANSIENT_CODES.has(code)) ||
+    (reason !== undefined && TRANSIENT_REASONS.has(reason));
+  const tokenRefused =
+    !transient &&
+    ((code !== undefined && REFUSED_CODES.has(code)) ||
+      (res.status === 401 && !(code !== undefined && APP_CODES.has(code))));
+  const detail = [message, code !== undefined ? `code ${code}${subcode ? `/${subcode}` : ''}` : `HTTP ${res.status}`]
+    .filter(Boolean)
+    .join('; ');
   const text = transient
     ? `${name} is unavailable right now while ${action} (${detail}); it will be tried again.`
     : tokenRefused
       ? `${name} refused the authorization while ${action} (${detail}); the profile must be reconnected.`
       : `${name} rejected the request while ${action} (${detail}).`;
-  return new OAuthError(text, { platform, transient, tokenRefused, code: code ?? `http_${res.status}`, subcode, status: res.status });
+  return new OAuthError(text, {
+    platform,
+    transient,
+    tokenRefused,
+    code: code ?? `http_${res.status}`,
+    subcode,
+    status: res.status,
+  });
 }
 
 /** Failures that happen before a request is sent: nothing reached the platform. */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ERR_INVALID_URL']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ERR_INVALID_URL',
+]);
 
 /**
  * No answer at all: always transient. A timeout or a connection broken after connecting may have
@@ -94,16 +137,23 @@ export function oauthNetworkError(platform: Platform, action: string, cause: unk
   const timedOut = name === 'TimeoutError' || name === 'AbortError';
   const inner = (cause as { cause?: { code?: unknown } } | null)?.cause;
   const notSent = !timedOut && typeof inner?.code === 'string' && NOT_SENT_CODES.has(inner.code);
-  return new OAuthError(`${PLATFORM_NAMES[platform]} ${timedOut ? 'did not answer in time' : notSent ? 'could not be reached' : 'broke the connection before answering'} while ${action}; it will be tried again.`, {
-    platform,
-    transient: true,
-    code: timedOut ? 'timeout' : 'network_error',
-    outcomeUnknown: !notSent,
-    cause,
-  });
+  return new OAuthError(
+    `${PLATFORM_NAMES[platform]} ${timedOut ? 'did not answer in time' : notSent ? 'could not be reached' : 'broke the connection before answering'} while ${action}; it will be tried again.`,
+    {
+      platform,
+      transient: true,
+      code: timedOut ? 'timeout' : 'network_error',
+      outcomeUnknown: !notSent,
+      cause,
+    },
+  );
 }
 
 /** A success answer that lacks what it must carry. */
 export function oauthMalformed(platform: Platform, action: string, missing: string): OAuthError {
-  return new OAuthError(`${PLATFORM_NAMES[platform]} answered without ${missing} while ${action}.`, { platform, transient: false, code: 'malformed_response' });
+  return new OAuthError(`${PLATFORM_NAMES[platform]} answered without ${missing} while ${action}.`, {
+    platform,
+    transient: false,
+    code: 'malformed_response',
+  });
 }

@@ -24,7 +24,10 @@ export interface OAuthCall {
  * One call to an OAuth or profile endpoint. Returns the JSON object of a success; throws OAuthError
  * for every other outcome (error body, non-JSON, network failure, timeout). Tokens never reach a log.
  */
-export async function callOAuth(app: Pick<OAuthAppOptions, 'fetchImpl' | 'timeoutMs'>, call: OAuthCall): Promise<Record<string, unknown>> {
+export async function callOAuth(
+  app: Pick<OAuthAppOptions, 'fetchImpl' | 'timeoutMs'>,
+  call: OAuthCall,
+): Promise<Record<string, unknown>> {
   const url = new URL(call.url);
   for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -43,7 +46,13 @@ export async function callOAuth(app: Pick<OAuthAppOptions, 'fetchImpl' | 'timeou
   let status: number;
   let text: string;
   try {
-    const res = await (app.fetchImpl ?? fetch)(url, { method: call.method, headers, body, signal: AbortSignal.timeout(app.timeoutMs ?? OAUTH_DEFAULT_TIMEOUT_MS), redirect: 'manual' });
+    const res = await (app.fetchImpl ?? fetch)(url, {
+      method: call.method,
+      headers,
+      body,
+      signal: AbortSignal.timeout(app.timeoutMs ?? OAUTH_DEFAULT_TIMEOUT_MS),
+      redirect: 'manual',
+    });
     status = res.status;
     text = await res.text();
   } catch (cause) {

@@ -1,5 +1,6 @@
 import { PlatformError } from '../errors';
-import { callThreads, idFrom, type ThreadsApiOptions } from './api';
+import { graphIdOf } from '../meta/graph-api';
+import { callThreads, type ThreadsApiOptions } from './api';
 import { threadsContainerErrorReason, threadsContainerFailure, threadsStillProcessing } from './errors';
 
 export const THREADS_CONTAINER_STATUSES = ['IN_PROGRESS', 'FINISHED', 'ERROR', 'EXPIRED', 'PUBLISHED'] as const;
@@ -20,7 +21,7 @@ export async function createThreadsContainer(
   params: Record<string, string | undefined>,
 ): Promise<string> {
   const body = await callThreads(api, 'POST', [api.userId, 'threads'], { form: params });
-  const id = idFrom(body);
+  const id = graphIdOf(body);
   if (!id) throw unreadable('creating the media container');
   return id;
 }
@@ -71,18 +72,22 @@ export async function waitForThreadsContainer(
   for (let poll = 1; ; poll++) {
     const { status, errorMessage } = await getThreadsContainerStatus(opts);
     if (status === 'FINISHED' || status === 'PUBLISHED') return status;
-    if (status === 'ERROR' || status === 'EXPIRED') throw threadsContainerFailure(status, errorMessage, opts.containerId);
+    if (status === 'ERROR' || status === 'EXPIRED')
+      throw threadsContainerFailure(status, errorMessage, opts.containerId);
     if (poll >= maxPolls) throw threadsStillProcessing(opts.containerId, Date.now() - started);
     await sleep(interval);
   }
 }
 
 function unreadable(step: string): PlatformError {
-  return new PlatformError(`Threads answered ${step} with a response Postbus could not read; publishing will be tried again.`, {
-    platform: 'threads',
-    transient: true,
-    code: 'invalid_response',
-  });
+  return new PlatformError(
+    `Threads answered ${step} with a response Postbus could not read; publishing will be tried again.`,
+    {
+      platform: 'threads',
+      transient: true,
+      code: 'invalid_response',
+    },
+  );
 }
 
 function sleep(ms: number): Promise<void> {

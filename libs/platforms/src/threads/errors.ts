@@ -1,16 +1,21 @@
 import { PlatformError } from '../errors';
 import {
-  GRAPH_THROTTLE_CODES,
   GRAPH_TOKEN_CODES,
-  cleanGraphMessage,
   graphRetryAfterMs,
-  isGraphPermissionCode,
   isGraphTransient,
   parseGraphError,
   type GraphErrorBody,
 } from '../meta/graph-error';
+import {
+  graphDuplicateReason,
+  graphInvalidInput,
+  graphNetworkError,
+  graphPolicyBlockReason,
+  graphRefusalReason,
+  type GraphWording,
+} from '../meta/graph-failures';
 import { graphThrottle } from '../meta/graph-usage';
-import type { GraphErrorMapper, GraphFailure, GraphNetworkFailure } from '../meta/graph-request';
+import type { GraphErrorMapper, GraphFailure } from '../meta/graph-request';
 import { THREADS_CAROUSEL_MAX, THREADS_TEXT_MAX } from './text';
 
 const platform = 'threads' as const;
@@ -24,14 +29,18 @@ const MEDIA_NOT_FOUND_SUBCODE = 4279009;
 const CONTAINER_ERROR_REASONS: Record<string, string> = {
   FAILED_DOWNLOADING_VIDEO:
     'Threads could not download the media; make sure the media URL is public and serves the file itself, not a web page.',
-  FAILED_PROCESSING_AUDIO: "Threads could not process the video's audio; re-encode the audio as AAC (stereo, 48 kHz or less) and try again.",
+  FAILED_PROCESSING_AUDIO:
+    "Threads could not process the video's audio; re-encode the audio as AAC (stereo, 48 kHz or less) and try again.",
   FAILED_PROCESSING_VIDEO: 'Threads could not process the video; re-encode it as an H.264 MP4 and try again.',
-  INVALID_ASPEC_RATIO: "Threads does not accept the media's aspect ratio; crop it to a common ratio such as 9:16, 4:5 or 1:1.",
+  INVALID_ASPEC_RATIO:
+    "Threads does not accept the media's aspect ratio; crop it to a common ratio such as 9:16, 4:5 or 1:1.",
   INVALID_BIT_RATE: "Threads does not accept the video's bit rate; re-encode it at a lower bit rate and try again.",
-  INVALID_DURATION: "Threads does not accept the video's duration; trim it to at most 5 minutes and make it longer than a second.",
+  INVALID_DURATION:
+    "Threads does not accept the video's duration; trim it to at most 5 minutes and make it longer than a second.",
   INVALID_FRAME_RATE: "Threads does not accept the video's frame rate; re-encode it at 23 to 60 frames per second.",
   INVALID_AUDIO_CHANNELS: "Threads does not accept the video's audio channels; use mono or stereo audio.",
-  INVALID_AUDIO_CHANNEL_LAYOUT: "Threads does not accept the video's audio channel layout; use a standard mono or stereo layout.",
+  INVALID_AUDIO_CHANNEL_LAYOUT:
+    "Threads does not accept the video's audio channel layout; use a standard mono or stereo layout.",
 };
 
 const UNKNOWN_CONTAINER_ERROR_REASON =
@@ -64,9 +73,7 @@ export function threadsStillProcessing(containerId: string, waitedMs: number): P
   );
 }
 
-export function threadsInvalidInput(code: string, reason: string): PlatformError {
-  return new PlatformError(reason, { platform, transient: false, code });
-}
+export const threadsInvalidInput = graphInvalidInput(platform);
 
 export function threadsTextTooLong(length: number): PlatformError {
   return threadsInvalidInput(
@@ -76,7 +83,10 @@ export function threadsTextTooLong(length: number): PlatformError {
 }
 
 export function threadsTooManyMedia(count: number): PlatformError {
-  return threadsInvalidInput('too_many_media', `The post has ${count} media items; a Threads carousel holds at most ${THREADS_CAROUSEL_MAX}.`);
+  return threadsInvalidInput(
+    'too_many_media',
+    `The post has ${count} media items; a Threads carousel holds at most ${THREADS_CAROUSEL_MAX}.`,
+  );
 }
 
 /** Maps any answer of graph.threads.net that is not a success. */
@@ -84,7 +94,7 @@ export function threadsErrorFromResponse({ status, headers, body }: GraphFailure
   const error = parseGraphError(body);
   const transient = isGraphTransient(status, error) || isMediaNotFound(error);
   const retryAfterMs = graphRetryAfterMs(headers);
-  return new PlatformError(threadsReason(status, error, transient), {
+  return new PlatformError(graphRefusalReason(THREADS_WORDING, status, error, transient), {
     platform,
     transient,
     code: error?.code ?? `http_${status}`,
@@ -97,16 +107,7 @@ export function threadsErrorFromResponse({ status, headers, body }: GraphFailure
   });
 }
 
-/** No answer: the network failed or the call timed out. Always worth retrying. */
-export function threadsNetworkError({ timedOut, maybeDelivered, cause }: GraphNetworkFailure): PlatformError {
-  const reason = timedOut
-    ? 'Threads did not answer in time; publishing will be tried again.'
-    : maybeDelivered
-      ? 'The connection to Threads broke before it answered; publishing will be tried again.'
-      : 'Threads could not be reached; publishing will be tried again.';
-  const code = timedOut ? 'timeout' : maybeDelivered ? 'network_error' : 'unreachable';
-  return new PlatformError(reason, { platform, transient: true, code, cause });
-}
+export const threadsNetworkError = graphNetworkError(platform, 'Threads');
 
 export const threadsErrorMapper: GraphErrorMapper = {
   fromResponse: threadsErrorFromResponse,
@@ -117,33 +118,27 @@ function isMediaNotFound(error: GraphErrorBody | undefined): boolean {
   return error?.code === 24 && error.error_subcode === MEDIA_NOT_FOUND_SUBCODE;
 }
 
-function threadsReason(status: number, error: GraphErrorBody | undefined, transient: boolean): string {
-  const code = error?.code;
-  const detail = cleanGraphMessage(error?.error_user_msg) ?? cleanGraphMessage(error?.message);
-  if (!error) {
-    if (transient) return `Threads answered HTTP ${status} without details; publishing will be tried again.`;
-    if (status >= 200 && status < 300) return 'Threads answered with a response Postbus could not read; the Threads API base URL may be wrong.';
-    return `Threads answered HTTP ${status} with a response Postbus could not read; check the Threads API base URL.`;
-  }
-  if (code !== undefined && GRAPH_TOKEN_CODES.has(code)) return THREADS_TOKEN_REASON;
-  if (isGraphPermissionCode(code)) {
-    return 'Postbus is not allowed to publish to this Threads profile (the threads_content_publish permission is missing or was revoked); reconnect the profile and grant publishing access.';
-  }
-  if (code === 3) return 'The Threads app is not enabled for this call; an operator must add the publishing capability to the Threads app.';
-  if (code !== undefined && GRAPH_THROTTLE_CODES.has(code)) return 'Threads is limiting how often this app may call it; publishing will be tried again later.';
-  if (isMediaNotFound(error)) return 'Threads could not find the media container yet; publishing will be tried again.';
-  if (code === 9) {
-    return 'This Threads profile has reached its limit of API-published posts for the last 24 hours; publish it again later.';
-  }
-  if (code === 368) return 'Threads has temporarily blocked this profile from posting for a policy reason; wait a few hours and try again.';
-  if (code === 506) return 'Threads refused the post as a duplicate of a recent one; change the text and try again.';
-  if (error.message?.includes('LINK_LIMIT_EXCEEDED')) return 'The text contains more than 5 links; Threads allows at most 5 per post. Remove some links.';
-  if (transient) return `Threads had a temporary problem${detail ? ` (${detail})` : ''}; publishing will be tried again.`;
-  return detail
-    ? `Threads refused the post: ${withFullStop(detail)}`
-    : `Threads refused the post without saying why (error ${code ?? status}); check the post's text and media.`;
-}
+const THREADS_WORDING: GraphWording = {
+  label: 'Threads',
+  tokenReason: THREADS_TOKEN_REASON,
+  permissionReason:
+    'Postbus is not allowed to publish to this Threads profile (the threads_content_publish permission is missing or was revoked); reconnect the profile and grant publishing access.',
+  appNotEnabledReason:
+    'The Threads app is not enabled for this call; an operator must add the publishing capability to the Threads app.',
+  throttledReason: 'Threads is limiting how often this app may call it; publishing will be tried again later.',
+  baseUrls: 'the Threads API base URL',
+  postParts: 'text and media',
+  unreadableSuccess: 'Threads answered with a response Postbus could not read; the Threads API base URL may be wrong.',
+  ownReason: threadsOwnReason,
+};
 
-function withFullStop(text: string): string {
-  return /[.!?]$/.test(text) ? text : `${text}.`;
+function threadsOwnReason(error: GraphErrorBody): string | undefined {
+  if (isMediaNotFound(error)) return 'Threads could not find the media container yet; publishing will be tried again.';
+  if (error.code === 9)
+    return 'This Threads profile has reached its limit of API-published posts for the last 24 hours; publish it again later.';
+  if (error.code === 368) return graphPolicyBlockReason('Threads', 'profile');
+  if (error.code === 506) return graphDuplicateReason('Threads');
+  if (error.message?.includes('LINK_LIMIT_EXCEEDED'))
+    return 'The text contains more than 5 links; Threads allows at most 5 per post. Remove some links.';
+  return undefined;
 }

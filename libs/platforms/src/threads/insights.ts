@@ -4,6 +4,13 @@ import { callThreads, type ThreadsApiOptions } from './api';
 
 /** `GET /{media-id}/insights?metric=views,likes,replies,shares`: a Threads post's lifetime figures (replies are its comments). */
 export async function getThreadsEngagement(api: ThreadsApiOptions, mediaId: string): Promise<PlatformEngagement> {
-  const values = readInsightValues(await callThreads(api, 'GET', [mediaId, 'insights'], { query: { metric: 'views,likes,replies,shares' } }));
-  return { views: values.get('views') ?? null, likes: values.get('likes') ?? null, comments: values.get('replies') ?? null, shares: values.get('shares') ?? null };
+  const values = readInsightValues(
+    await callThreads(api, 'GET', [mediaId, 'insights'], { query: { metric: 'views,likes,replies,shares' } }),
+  );
+  return {
+    views: values.get('views') ?? null,
+    likes: values.get('likes') ?? null,
+    comments: values.get('replies') ?? null,
+    shares: values.get('shares') ?? null,
+  };
 }

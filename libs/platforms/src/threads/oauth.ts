@@ -1,5 +1,13 @@
 import { callOAuth, optionalString, requireString, scopesOf } from '../oauth/oauth-http';
-import { expiryFrom, joinUrl, withQuery, type GrantTokens, type OAuthAppOptions, type PlatformOAuthClient, type StoredCredentials } from '../oauth/oauth-client';
+import {
+  joinUrl,
+  withQuery,
+  type GrantTokens,
+  type OAuthAppOptions,
+  type PlatformOAuthClient,
+  type StoredCredentials,
+} from '../oauth/oauth-client';
+import { exchangeForLongLivedToken, refreshLongLivedToken } from '../meta/long-lived-token';
 import { readThreadsAccount } from './profile';
 
 export interface ThreadsOAuthOptions extends OAuthAppOptions {
@@ -13,7 +21,13 @@ export interface ThreadsOAuthOptions extends OAuthAppOptions {
 }
 
 /** Publishing, reading and answering replies for auto-reply, and post insights. */
-export const THREADS_SCOPES = ['threads_basic', 'threads_content_publish', 'threads_read_replies', 'threads_manage_replies', 'threads_manage_insights'];
+export const THREADS_SCOPES = [
+  'threads_basic',
+  'threads_content_publish',
+  'threads_read_replies',
+  'threads_manage_replies',
+  'threads_manage_insights',
+];
 
 const platform = 'threads' as const;
 
@@ -22,12 +36,18 @@ const platform = 'threads' as const;
  * (60 days, `th_exchange_token`); the long-lived token itself is refreshed (`th_refresh_token`).
  */
 export function threadsOAuth(opts: ThreadsOAuthOptions): PlatformOAuthClient {
-  const now = opts.now ?? Date.now;
+  const grants = { platform, graphUrl: opts.graphUrl, exchange: 'th_exchange_token', refresh: 'th_refresh_token' };
   return {
     platform,
     pkce: false,
     authorizeUrl: ({ redirectUri, state }) =>
-      withQuery(opts.authorizeUrl, { client_id: opts.clientId, redirect_uri: redirectUri, scope: (opts.scopes ?? THREADS_SCOPES).join(','), response_type: 'code', state }),
+      withQuery(opts.authorizeUrl, {
+        client_id: opts.clientId,
+        redirect_uri: redirectUri,
+        scope: (opts.scopes ?? THREADS_SCOPES).join(','),
+        response_type: 'code',
+        state,
+      }),
 
     async exchangeCode({ code, redirectUri }): Promise<GrantTokens> {
       const action = 'exchanging the authorization code';
@@ -36,19 +56,22 @@ export function threadsOAuth(opts: ThreadsOAuthOptions): PlatformOAuthClient {
         action,
         method: 'POST',
         url: joinUrl(opts.graphUrl, 'oauth/access_token'),
-        form: { client_id: opts.clientId, client_secret: opts.clientSecret, code, grant_type: 'authorization_code', redirect_uri: redirectUri },
+        form: {
+          client_id: opts.clientId,
+          client_secret: opts.clientSecret,
+          code,
+          grant_type: 'authorization_code',
+          redirect_uri: redirectUri,
+        },
       });
-      const long = await callOAuth(opts, {
-        platform,
-        action: 'exchanging for a long-lived token',
-        method: 'GET',
-        url: joinUrl(opts.graphUrl, 'access_token'),
-        query: { grant_type: 'th_exchange_token', client_secret: opts.clientSecret, access_token: requireString(platform, action, short, 'access_token') },
-      });
+      const long = await exchangeForLongLivedToken(
+        opts,
+        grants,
+        requireString(platform, action, short, 'access_token'),
+      );
       return {
-        accessToken: requireString(platform, 'exchanging for a long-lived token', long, 'access_token'),
+        ...long,
         refreshToken: null,
-        expiresAt: expiryFrom(long.expires_in, now()),
         refreshExpiresAt: null,
         scopes: scopesOf(short.scope),
         platformUserId: optionalString(short.user_id),
@@ -59,16 +82,6 @@ export function threadsOAuth(opts: ThreadsOAuthOptions): PlatformOAuthClient {
       return [await readThreadsAccount(opts, tokens)];
     },
 
-    async refresh(stored: StoredCredentials) {
-      const action = 'refreshing the access token';
-      const answer = await callOAuth(opts, {
-        platform,
-        action,
-        method: 'GET',
-        url: joinUrl(opts.graphUrl, 'refresh_access_token'),
-        query: { grant_type: 'th_refresh_token', access_token: stored.accessToken },
-      });
-      return { accessToken: requireString(platform, action, answer, 'access_token'), refreshToken: null, expiresAt: expiryFrom(answer.expires_in, now()) };
-    },
+    refresh: (stored: StoredCredentials) => refreshLongLivedToken(opts, grants, stored.accessToken),
   };
 }

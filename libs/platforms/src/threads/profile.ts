@@ -2,7 +2,10 @@ import { joinUrl, type GrantTokens, type OAuthAppOptions, type PlatformAccount }
 import { callOAuth, optionalString, requireString } from '../oauth/oauth-http';
 
 /** `GET graph.threads.net/v1.0/me`: the Threads user the token belongs to. */
-export async function readThreadsAccount(opts: OAuthAppOptions & { apiUrl: string }, tokens: GrantTokens): Promise<PlatformAccount> {
+export async function readThreadsAccount(
+  opts: OAuthAppOptions & { apiUrl: string },
+  tokens: GrantTokens,
+): Promise<PlatformAccount> {
   const action = 'reading the Threads profile';
   const me = await callOAuth(opts, {
     platform: 'threads',
@@ -20,6 +23,11 @@ export async function readThreadsAccount(opts: OAuthAppOptions & { apiUrl: strin
     displayName: optionalString(me.name) ?? username,
     profileUrl: `https://www.threads.net/@${encodeURIComponent(username)}`,
     profileImageUrl: optionalString(me.threads_profile_picture_url) ?? null,
-    credentials: { platformUserId, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt },
+    credentials: {
+      platformUserId,
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      expiresAt: tokens.expiresAt,
+    },
   };
 }

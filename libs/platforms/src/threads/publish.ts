@@ -1,5 +1,6 @@
 import { PlatformError, isPlatformError } from '../errors';
-import { callThreads, idFrom, type ThreadsApiOptions } from './api';
+import { graphIdOf } from '../meta/graph-api';
+import { callThreads, type ThreadsApiOptions } from './api';
 import { createThreadsContainer, waitForThreadsContainer, type WaitOptions } from './container';
 import { threadsInvalidInput, threadsTextTooLong, threadsTooManyMedia } from './errors';
 import { threadsMediaKindOf, threadsMediaParams, type ThreadsMediaKind } from './media';
@@ -63,20 +64,26 @@ export async function publishThreadsContainer(
 ): Promise<{ platformPostId: string; permalink: string | null }> {
   let body: Record<string, unknown>;
   try {
-    body = await callThreads(opts, 'POST', [opts.userId, 'threads_publish'], { query: { creation_id: opts.containerId } });
+    body = await callThreads(opts, 'POST', [opts.userId, 'threads_publish'], {
+      query: { creation_id: opts.containerId },
+    });
   } catch (err) {
-    if (isPlatformError(err)) throw err.with({ containerId: opts.containerId, outcomeUnknown: mayHaveGoneThrough(err) });
+    if (isPlatformError(err))
+      throw err.with({ containerId: opts.containerId, outcomeUnknown: mayHaveGoneThrough(err) });
     throw err;
   }
-  const platformPostId = idFrom(body);
+  const platformPostId = graphIdOf(body);
   if (!platformPostId) {
-    throw new PlatformError('Threads accepted the publish call but did not say which post it created; check the profile before publishing again.', {
-      platform: 'threads',
-      transient: true,
-      code: 'invalid_response',
-      containerId: opts.containerId,
-      outcomeUnknown: true,
-    });
+    throw new PlatformError(
+      'Threads accepted the publish call but did not say which post it created; check the profile before publishing again.',
+      {
+        platform: 'threads',
+        transient: true,
+        code: 'invalid_response',
+        containerId: opts.containerId,
+        outcomeUnknown: true,
+      },
+    );
   }
   return { platformPostId, permalink: await getThreadsPermalink({ ...opts, mediaId: platformPostId }) };
 }
@@ -100,7 +107,10 @@ function assertPublishable({ text, mediaUrls, mediaKinds }: PublishToThreadsOpti
     throw threadsInvalidInput('missing_content', 'A Threads post needs text or at least one image or video; add some.');
   }
   if (mediaKinds && mediaKinds.length !== mediaUrls.length) {
-    throw threadsInvalidInput('invalid_media', 'Each media URL needs exactly one media kind; the two lists differ in length.');
+    throw threadsInvalidInput(
+      'invalid_media',
+      'Each media URL needs exactly one media kind; the two lists differ in length.',
+    );
   }
 }
 
@@ -110,11 +120,14 @@ async function createPostContainer(opts: PublishToThreadsOptions): Promise<strin
   const text = opts.text.trim() ? opts.text : undefined;
   const kinds = opts.mediaUrls.map((url, i) => threadsMediaKindOf(url, opts.mediaKinds?.[i]));
   if (opts.mediaUrls.length === 0) return createThreadsContainer(api, { media_type: 'TEXT', text });
-  if (opts.mediaUrls.length === 1) return createThreadsContainer(api, { ...threadsMediaParams(opts.mediaUrls[0], kinds[0]), text });
+  if (opts.mediaUrls.length === 1)
+    return createThreadsContainer(api, { ...threadsMediaParams(opts.mediaUrls[0], kinds[0]), text });
 
   const children: string[] = [];
   for (const [i, url] of opts.mediaUrls.entries()) {
-    children.push(await createThreadsContainer(api, { ...threadsMediaParams(url, kinds[i]), is_carousel_item: 'true' }));
+    children.push(
+      await createThreadsContainer(api, { ...threadsMediaParams(url, kinds[i]), is_carousel_item: 'true' }),
+    );
   }
   for (const containerId of children) await waitForThreadsContainer({ ...api, containerId });
   return createThreadsContainer(api, { media_type: 'CAROUSEL', children: children.join(','), text });

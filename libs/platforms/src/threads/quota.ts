@@ -11,8 +11,12 @@ export interface ThreadsPublishingQuota {
  * (developers.facebook.com/docs/threads/overview#rate-limiting): posts published in the rolling
  * window and the limit, read rather than assumed.
  */
-export async function getThreadsPublishingQuota(api: ThreadsApiOptions & { userId: string }): Promise<ThreadsPublishingQuota | null> {
-  const body = await callThreads(api, 'GET', [api.userId, 'threads_publishing_limit'], { query: { fields: 'quota_usage,config' } });
+export async function getThreadsPublishingQuota(
+  api: ThreadsApiOptions & { userId: string },
+): Promise<ThreadsPublishingQuota | null> {
+  const body = await callThreads(api, 'GET', [api.userId, 'threads_publishing_limit'], {
+    query: { fields: 'quota_usage,config' },
+  });
   const entry = Array.isArray(body.data) ? (body.data[0] as Record<string, unknown> | undefined) : undefined;
   const config = entry?.config as Record<string, unknown> | undefined;
   const usage = Number(entry?.quota_usage);

@@ -12,5 +12,10 @@ export async function getTikTokEngagement(api: TikTokApiOptions, videoId: string
   const videos = Array.isArray(data.videos) ? (data.videos as Record<string, unknown>[]) : [];
   const video = videos.find((v) => String(v.id) === videoId);
   if (!video) throw itemNotListed('tiktok', videoId);
-  return { views: countOf(video.view_count), likes: countOf(video.like_count), comments: countOf(video.comment_count), shares: countOf(video.share_count) };
+  return {
+    views: countOf(video.view_count),
+    likes: countOf(video.like_count),
+    comments: countOf(video.comment_count),
+    shares: countOf(video.share_count),
+  };
 }

@@ -1,5 +1,14 @@
 import { callOAuth, optionalString, requireString, scopesOf } from '../oauth/oauth-http';
-import { expiryFrom, joinUrl, withQuery, type GrantTokens, type OAuthAppOptions, type PlatformOAuthClient, type StoredCredentials } from '../oauth/oauth-client';
+import {
+  expiryFrom,
+  joinUrl,
+  withQuery,
+  type GrantTokens,
+  type OAuthAppOptions,
+  type PlatformOAuthClient,
+  type RefreshedCredentials,
+  type StoredCredentials,
+} from '../oauth/oauth-client';
 import { OAuthError } from '../oauth/oauth-error';
 import { readTikTokAccount } from './user-info';
 
@@ -24,19 +33,6 @@ const platform = 'tiktok' as const;
 export function tiktokOAuth(opts: TikTokOAuthOptions): PlatformOAuthClient {
   const now = opts.now ?? Date.now;
   const tokenUrl = joinUrl(opts.apiUrl, 'v2/oauth/token/');
-  const isToken = (b: Record<string, unknown>) => typeof b.access_token === 'string' && !b.error;
-
-  function toTokens(answer: Record<string, unknown>, action: string): GrantTokens {
-    return {
-      accessToken: requireString(platform, action, answer, 'access_token'),
-      refreshToken: optionalString(answer.refresh_token) ?? null,
-      expiresAt: expiryFrom(answer.expires_in, now()),
-      refreshExpiresAt: expiryFrom(answer.refresh_expires_in, now()),
-      scopes: scopesOf(answer.scope),
-      platformUserId: optionalString(answer.open_id),
-    };
-  }
-
   return {
     platform,
     pkce: true,
@@ -60,32 +56,77 @@ export function tiktokOAuth(opts: TikTokOAuthOptions): PlatformOAuthClient {
         action,
         method: 'POST',
         url: tokenUrl,
-        form: { client_key: opts.clientId, client_secret: opts.clientSecret, code, grant_type: 'authorization_code', redirect_uri: redirectUri, code_verifier: codeVerifier },
+        form: {
+          client_key: opts.clientId,
+          client_secret: opts.clientSecret,
+          code,
+          grant_type: 'authorization_code',
+          redirect_uri: redirectUri,
+          code_verifier: codeVerifier,
+        },
         isSuccess: isToken,
       });
-      return toTokens(answer, action);
+      return tokensOf(answer, action, now);
     },
 
     async listAccounts(tokens) {
       return [await readTikTokAccount(opts, tokens)];
     },
 
-    async refresh(stored: StoredCredentials) {
-      if (!stored.refreshToken) {
-        throw new OAuthError('TikTok gave no refresh token for this profile; it must be reconnected.', { platform, transient: false, tokenRefused: true, code: 'no_refresh_token' });
-      }
-      const action = 'refreshing the access token';
-      // POST /v2/oauth/token/ grant_type=refresh_token: https://developers.tiktok.com/doc/oauth-user-access-token-management
-      const answer = await callOAuth(opts, {
-        platform,
-        action,
-        method: 'POST',
-        url: tokenUrl,
-        form: { client_key: opts.clientId, client_secret: opts.clientSecret, grant_type: 'refresh_token', refresh_token: stored.refreshToken },
-        isSuccess: isToken,
-      });
-      const tokens = toTokens(answer, action);
-      return { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt, refreshExpiresAt: tokens.refreshExpiresAt, ...(tokens.scopes.length && { scopes: tokens.scopes }) };
+    refresh: (stored) => refreshTikTokTokens(opts, tokenUrl, now, stored),
+  };
+}
+
+const isToken = (b: Record<string, unknown>) => typeof b.access_token === 'string' && !b.error;
+
+/** The tokens in a token endpoint's answer; lifetimes from `expires_in` and `refresh_expires_in`. */
+function tokensOf(answer: Record<string, unknown>, action: string, now: () => number): GrantTokens {
+  return {
+    accessToken: requireString(platform, action, answer, 'access_token'),
+    refreshToken: optionalString(answer.refresh_token) ?? null,
+    expiresAt: expiryFrom(answer.expires_in, now()),
+    refreshExpiresAt: expiryFrom(answer.refresh_expires_in, now()),
+    scopes: scopesOf(answer.scope),
+    platformUserId: optionalString(answer.open_id),
+  };
+}
+
+/** Trades the stored refresh token for new tokens; TikTok rotates the refresh token each time. */
+async function refreshTikTokTokens(
+  opts: TikTokOAuthOptions,
+  tokenUrl: string,
+  now: () => number,
+  stored: StoredCredentials,
+): Promise<RefreshedCredentials> {
+  if (!stored.refreshToken) {
+    throw new OAuthError('TikTok gave no refresh token for this profile; it must be reconnected.', {
+      platform,
+      transient: false,
+      tokenRefused: true,
+      code: 'no_refresh_token',
+    });
+  }
+  const action = 'refreshing the access token';
+  // POST /v2/oauth/token/ grant_type=refresh_token: https://developers.tiktok.com/doc/oauth-user-access-token-management
+  const answer = await callOAuth(opts, {
+    platform,
+    action,
+    method: 'POST',
+    url: tokenUrl,
+    form: {
+      client_key: opts.clientId,
+      client_secret: opts.clientSecret,
+      grant_type: 'refresh_token',
+      refresh_token: stored.refreshToken,
     },
+    isSuccess: isToken,
+  });
+  const tokens = tokensOf(answer, action, now);
+  return {
+    accessToken: tokens.accessToken,
+    refreshToken: tokens.refreshToken,
+    expiresAt: tokens.expiresAt,
+    refreshExpiresAt: tokens.refreshExpiresAt,
+    ...(tokens.scopes.length && { scopes: tokens.scopes }),
   };
 }

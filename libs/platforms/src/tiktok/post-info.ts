@@ -31,7 +31,11 @@ export function tiktokPostInfo(
   creator: TikTokCreatorInfo,
 ): Record<string, unknown> {
   const privacy = settings.privacyLevel;
-  if (!privacy) throw tiktokInvalidInput('missing_privacy_level', 'TikTok posts need platformMeta.tiktok.privacyLevel; choose who may see the post.');
+  if (!privacy)
+    throw tiktokInvalidInput(
+      'missing_privacy_level',
+      'TikTok posts need platformMeta.tiktok.privacyLevel; choose who may see the post.',
+    );
   if (creator.privacyLevelOptions.length && !creator.privacyLevelOptions.includes(privacy)) {
     throw tiktokInvalidInput(
       'privacy_level_option_mismatch',
@@ -42,10 +46,16 @@ export function tiktokPostInfo(
   const brandContent = disclosure && settings.brandContentOptIn === true;
   const brandOrganic = disclosure && settings.brandOrganicOptIn === true;
   if (disclosure && !brandContent && !brandOrganic) {
-    throw tiktokInvalidInput('invalid_disclosure', 'The post discloses commercial content but opts into neither brandOrganicOptIn nor brandContentOptIn; choose one.');
+    throw tiktokInvalidInput(
+      'invalid_disclosure',
+      'The post discloses commercial content but opts into neither brandOrganicOptIn nor brandContentOptIn; choose one.',
+    );
   }
   if (brandContent && privacy === 'SELF_ONLY') {
-    throw tiktokInvalidInput('branded_content_private', 'Branded content cannot be posted privately on TikTok; choose a privacy level other than SELF_ONLY.');
+    throw tiktokInvalidInput(
+      'branded_content_private',
+      'Branded content cannot be posted privately on TikTok; choose a privacy level other than SELF_ONLY.',
+    );
   }
   const common = {
     privacy_level: privacy,
@@ -56,16 +66,25 @@ export function tiktokPostInfo(
   if (kind === 'photo') {
     const title = text.title ?? '';
     if (title.length > TIKTOK_PHOTO_TITLE_MAX) {
-      throw tiktokInvalidInput('title_too_long', `The title is ${title.length} characters long; a TikTok photo post title holds at most ${TIKTOK_PHOTO_TITLE_MAX}. Shorten it.`);
+      throw tiktokInvalidInput(
+        'title_too_long',
+        `The title is ${title.length} characters long; a TikTok photo post title holds at most ${TIKTOK_PHOTO_TITLE_MAX}. Shorten it.`,
+      );
     }
     if (text.caption.length > TIKTOK_PHOTO_DESCRIPTION_MAX) {
-      throw tiktokInvalidInput('caption_too_long', `The caption is ${text.caption.length} characters long; a TikTok photo description holds at most ${TIKTOK_PHOTO_DESCRIPTION_MAX}.`);
+      throw tiktokInvalidInput(
+        'caption_too_long',
+        `The caption is ${text.caption.length} characters long; a TikTok photo description holds at most ${TIKTOK_PHOTO_DESCRIPTION_MAX}.`,
+      );
     }
     return { title, description: text.caption, ...common, auto_add_music: true };
   }
   const title = text.caption.trim() ? text.caption : (text.title ?? '');
   if (title.length > TIKTOK_VIDEO_TITLE_MAX) {
-    throw tiktokInvalidInput('caption_too_long', `The caption is ${title.length} characters long as TikTok counts it; TikTok allows at most ${TIKTOK_VIDEO_TITLE_MAX}.`);
+    throw tiktokInvalidInput(
+      'caption_too_long',
+      `The caption is ${title.length} characters long as TikTok counts it; TikTok allows at most ${TIKTOK_VIDEO_TITLE_MAX}.`,
+    );
   }
   return {
     title,

@@ -6,7 +6,10 @@ export type TikTokVideoSource =
   | { source: 'PULL_FROM_URL'; videoUrl: string };
 
 /** How a file is cut for FILE_UPLOAD: `floor(size / chunk)` chunks, the remainder riding in the last; a small file goes whole. */
-export function tiktokChunkPlan(videoSize: number, preferredChunkBytes: number): { chunkSize: number; totalChunkCount: number } {
+export function tiktokChunkPlan(
+  videoSize: number,
+  preferredChunkBytes: number,
+): { chunkSize: number; totalChunkCount: number } {
   if (videoSize <= preferredChunkBytes) return { chunkSize: videoSize, totalChunkCount: 1 };
   return { chunkSize: preferredChunkBytes, totalChunkCount: Math.floor(videoSize / preferredChunkBytes) };
 }
@@ -15,10 +18,18 @@ export function tiktokChunkPlan(videoSize: number, preferredChunkBytes: number):
  * `POST /v2/post/publish/video/init/`: a direct video post. PULL_FROM_URL starts publishing
  * here (a lost answer leaves the outcome unknown); FILE_UPLOAD answers where to PUT the bytes.
  */
-export async function initTikTokVideo(api: TikTokApiOptions, init: { postInfo: Record<string, unknown>; source: TikTokVideoSource }): Promise<{ publishId: string; uploadUrl: string | null }> {
+export async function initTikTokVideo(
+  api: TikTokApiOptions,
+  init: { postInfo: Record<string, unknown>; source: TikTokVideoSource },
+): Promise<{ publishId: string; uploadUrl: string | null }> {
   const source_info =
     init.source.source === 'FILE_UPLOAD'
-      ? { source: 'FILE_UPLOAD', video_size: init.source.videoSize, chunk_size: init.source.chunkSize, total_chunk_count: init.source.totalChunkCount }
+      ? {
+          source: 'FILE_UPLOAD',
+          video_size: init.source.videoSize,
+          chunk_size: init.source.chunkSize,
+          total_chunk_count: init.source.totalChunkCount,
+        }
       : { source: 'PULL_FROM_URL', video_url: init.source.videoUrl };
   const data = await startingPublish(init.source.source === 'PULL_FROM_URL', () =>
     callTikTok(api, '/v2/post/publish/video/init/', { post_info: init.postInfo, source_info }),
@@ -39,7 +50,10 @@ export async function initTikTokVideo(api: TikTokApiOptions, init: { postInfo: R
  * `POST /v2/post/publish/content/init/`: a direct photo post pulled from verified URLs (JPEG or WebP); publishing starts here.
  * https://developers.tiktok.com/doc/content-posting-api-reference-photo-post
  */
-export async function initTikTokPhoto(api: TikTokApiOptions, init: { postInfo: Record<string, unknown>; photoUrls: string[]; coverIndex?: number }): Promise<string> {
+export async function initTikTokPhoto(
+  api: TikTokApiOptions,
+  init: { postInfo: Record<string, unknown>; photoUrls: string[]; coverIndex?: number },
+): Promise<string> {
   const data = await startingPublish(true, () =>
     callTikTok(api, '/v2/post/publish/content/init/', {
       media_type: 'PHOTO',
@@ -56,7 +70,11 @@ async function startingPublish<T>(publishes: boolean, call: () => Promise<T>): P
   try {
     return await call();
   } catch (err) {
-    if (publishes && isPlatformError(err) && (err.code === 'timeout' || err.code === 'network_error' || (err.status ?? 0) >= 500)) {
+    if (
+      publishes &&
+      isPlatformError(err) &&
+      (err.code === 'timeout' || err.code === 'network_error' || (err.status ?? 0) >= 500)
+    ) {
       throw err.with({ outcomeUnknown: true });
     }
     throw err;
@@ -65,10 +83,13 @@ async function startingPublish<T>(publishes: boolean, call: () => Promise<T>): P
 
 function requirePublishId(data: Record<string, unknown>): string {
   if (typeof data.publish_id === 'string' && data.publish_id) return data.publish_id;
-  throw new PlatformError('TikTok accepted the post but did not answer its publish id; check the TikTok account before publishing again.', {
-    platform: 'tiktok',
-    transient: true,
-    code: 'invalid_response',
-    outcomeUnknown: true,
-  });
+  throw new PlatformError(
+    'TikTok accepted the post but did not answer its publish id; check the TikTok account before publishing again.',
+    {
+      platform: 'tiktok',
+      transient: true,
+      code: 'invalid_response',
+      outcomeUnknown: true,
+    },
+  );
 }

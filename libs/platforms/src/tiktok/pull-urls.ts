@@ -19,7 +19,10 @@ interface PrefixesVarSpec {
 
 /** Comma-separated absolute http(s) URL prefixes; a malformed one fails the boot rather than matching nothing. */
 export function parseTikTokPullPrefixes(raw: string): string[] {
-  const prefixes = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const prefixes = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const p of prefixes) {
     let url: URL;
     try {
@@ -27,7 +30,8 @@ export function parseTikTokPullPrefixes(raw: string): string[] {
     } catch {
       throw new Error(`${JSON.stringify(p)} is not an absolute URL`);
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`${JSON.stringify(p)} must be an http(s) URL`);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new Error(`${JSON.stringify(p)} must be an http(s) URL`);
   }
   return prefixes;
 }
@@ -60,7 +64,8 @@ export function isTikTokPullable(url: string, prefixes: readonly string[]): bool
     } catch {
       return false;
     }
-    if (prefix.protocol !== target.protocol || prefix.host !== target.host || target.username || target.password) return false;
+    if (prefix.protocol !== target.protocol || prefix.host !== target.host || target.username || target.password)
+      return false;
     return target.pathname.startsWith(prefix.pathname);
   });
 }

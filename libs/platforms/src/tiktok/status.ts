@@ -1,7 +1,13 @@
 import { PlatformError } from '../errors';
 import { callTikTok, type TikTokApiOptions } from './api';
 
-export const TIKTOK_PUBLISH_STATUSES = ['PROCESSING_UPLOAD', 'PROCESSING_DOWNLOAD', 'SEND_TO_USER_INBOX', 'PUBLISH_COMPLETE', 'FAILED'] as const;
+export const TIKTOK_PUBLISH_STATUSES = [
+  'PROCESSING_UPLOAD',
+  'PROCESSING_DOWNLOAD',
+  'SEND_TO_USER_INBOX',
+  'PUBLISH_COMPLETE',
+  'FAILED',
+] as const;
 export type TikTokPublishStatus = (typeof TIKTOK_PUBLISH_STATUSES)[number];
 
 export interface TikTokPublishState {
@@ -20,11 +26,14 @@ export async function fetchTikTokPublishStatus(api: TikTokApiOptions, publishId:
   const data = await callTikTok(api, '/v2/post/publish/status/fetch/', { publish_id: publishId });
   const status = data.status;
   if (typeof status !== 'string' || !(TIKTOK_PUBLISH_STATUSES as readonly string[]).includes(status)) {
-    throw new PlatformError('TikTok answered the status check with a status Postbus does not know; it will be checked again.', {
-      platform: 'tiktok',
-      transient: true,
-      code: 'invalid_response',
-    });
+    throw new PlatformError(
+      'TikTok answered the status check with a status Postbus does not know; it will be checked again.',
+      {
+        platform: 'tiktok',
+        transient: true,
+        code: 'invalid_response',
+      },
+    );
   }
   // int64 ids beyond 2^53 arrive as exact decimal strings (callTikTok parses losslessly); String() keeps both forms.
   const raw = data.publicaly_available_post_id;

@@ -7,7 +7,15 @@ import { tiktokErrorFromResponse, tiktokNetworkError } from './errors';
  * TikTok answers 206 while chunks are missing and 201 once the file is complete.
  */
 export async function putTikTokChunk(
-  upload: { uploadUrl: string; first: number; last: number; total: number; contentType: string; body: ReadableStream<Uint8Array>; fetchImpl?: typeof fetch } & UploadDeadlines,
+  upload: {
+    uploadUrl: string;
+    first: number;
+    last: number;
+    total: number;
+    contentType: string;
+    body: ReadableStream<Uint8Array>;
+    fetchImpl?: typeof fetch;
+  } & UploadDeadlines,
 ): Promise<'partial' | 'complete'> {
   let res: Response;
   try {

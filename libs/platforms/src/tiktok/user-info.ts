@@ -2,10 +2,14 @@ import { joinUrl, type GrantTokens, type OAuthAppOptions, type PlatformAccount }
 import { callOAuth, optionalString, requireString } from '../oauth/oauth-http';
 
 /** TikTok API success: `error.code == "ok"` (business errors may arrive with HTTP 200). */
-export const isTikTokOk = (body: Record<string, unknown>) => (body.error as { code?: unknown } | undefined)?.code === 'ok';
+export const isTikTokOk = (body: Record<string, unknown>) =>
+  (body.error as { code?: unknown } | undefined)?.code === 'ok';
 
 /** `GET /v2/user/info/`: the creator the token belongs to. */
-export async function readTikTokAccount(opts: OAuthAppOptions & { apiUrl: string }, tokens: GrantTokens): Promise<PlatformAccount> {
+export async function readTikTokAccount(
+  opts: OAuthAppOptions & { apiUrl: string },
+  tokens: GrantTokens,
+): Promise<PlatformAccount> {
   const action = 'reading the TikTok profile';
   const answer = await callOAuth(opts, {
     platform: 'tiktok',
@@ -16,8 +20,9 @@ export async function readTikTokAccount(opts: OAuthAppOptions & { apiUrl: string
     bearer: tokens.accessToken,
     isSuccess: isTikTokOk,
   });
-  const user = ((answer.data as { user?: Record<string, unknown> } | undefined)?.user ?? {}) as Record<string, unknown>;
-  const openId = optionalString(user.open_id) ?? tokens.platformUserId ?? requireString('tiktok', action, user, 'open_id');
+  const user = (answer.data as { user?: Record<string, unknown> } | undefined)?.user ?? {};
+  const openId =
+    optionalString(user.open_id) ?? tokens.platformUserId ?? requireString('tiktok', action, user, 'open_id');
   const displayName = optionalString(user.display_name) ?? '';
   const username = optionalString(user.username) ?? displayName;
   if (!username) requireString('tiktok', action, user, 'username');
@@ -27,6 +32,11 @@ export async function readTikTokAccount(opts: OAuthAppOptions & { apiUrl: string
     displayName: displayName || username,
     profileUrl: optionalString(user.profile_deep_link) ?? `https://www.tiktok.com/@${encodeURIComponent(username)}`,
     profileImageUrl: optionalString(user.avatar_url) ?? null,
-    credentials: { platformUserId: openId, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt },
+    credentials: {
+      platformUserId: openId,
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      expiresAt: tokens.expiresAt,
+    },
   };
 }

@@ -7,7 +7,10 @@ interface ChannelItem {
 }
 
 /** `GET /channels?part=snippet&mine=true`: the channel(s) of the Google account that consented. */
-export async function listYouTubeChannels(opts: OAuthAppOptions & { apiUrl: string }, tokens: GrantTokens): Promise<PlatformAccount[]> {
+export async function listYouTubeChannels(
+  opts: OAuthAppOptions & { apiUrl: string },
+  tokens: GrantTokens,
+): Promise<PlatformAccount[]> {
   const answer = await callOAuth(opts, {
     platform: 'youtube',
     action: 'reading the YouTube channel',
@@ -28,9 +31,16 @@ export async function listYouTubeChannels(opts: OAuthAppOptions & { apiUrl: stri
       platformUserId: id,
       handle: customUrl ?? title,
       displayName: title,
-      profileUrl: customUrl ? `https://www.youtube.com/@${encodeURIComponent(customUrl)}` : `https://www.youtube.com/channel/${id}`,
+      profileUrl: customUrl
+        ? `https://www.youtube.com/@${encodeURIComponent(customUrl)}`
+        : `https://www.youtube.com/channel/${id}`,
       profileImageUrl: optionalString(thumbs.default?.url ?? thumbs.medium?.url ?? thumbs.high?.url) ?? null,
-      credentials: { platformUserId: id, accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt },
+      credentials: {
+        platformUserId: id,
+        accessToken: tokens.accessToken,
+        refreshToken: tokens.refreshToken,
+        expiresAt: tokens.expiresAt,
+      },
     });
   }
   return channels;

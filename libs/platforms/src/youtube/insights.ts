@@ -14,12 +14,19 @@ export interface YouTubeDataApiOptions {
  * `GET /videos?part=<part>&id=…` (https://developers.google.com/youtube/v3/docs/videos/list): the
  * listed item for `videoId`, or undefined when YouTube does not list it; errors mapped once.
  */
-export async function listYouTubeVideo(api: YouTubeDataApiOptions, part: 'statistics' | 'status', videoId: string): Promise<Record<string, unknown> | undefined> {
+export async function listYouTubeVideo(
+  api: YouTubeDataApiOptions,
+  part: 'statistics' | 'status',
+  videoId: string,
+): Promise<Record<string, unknown> | undefined> {
   const url = `${api.apiUrl.replace(/\/+$/, '')}/videos?part=${part}&id=${encodeURIComponent(videoId)}`;
   let res: Response;
   let text: string;
   try {
-    res = await (api.fetchImpl ?? fetch)(url, { headers: { authorization: `Bearer ${api.accessToken}`, accept: 'application/json' }, signal: AbortSignal.timeout(api.timeoutMs ?? 30_000) });
+    res = await (api.fetchImpl ?? fetch)(url, {
+      headers: { authorization: `Bearer ${api.accessToken}`, accept: 'application/json' },
+      signal: AbortSignal.timeout(api.timeoutMs ?? 30_000),
+    });
     text = await res.text();
   } catch (cause) {
     const name = (cause as { name?: string }).name;

@@ -1,5 +1,13 @@
 import { callOAuth, optionalString, requireString, scopesOf } from '../oauth/oauth-http';
-import { expiryFrom, withQuery, type GrantTokens, type OAuthAppOptions, type PlatformOAuthClient, type StoredCredentials } from '../oauth/oauth-client';
+import {
+  expiryFrom,
+  withQuery,
+  type GrantTokens,
+  type OAuthAppOptions,
+  type PlatformOAuthClient,
+  type RefreshedCredentials,
+  type StoredCredentials,
+} from '../oauth/oauth-client';
 import { OAuthError } from '../oauth/oauth-error';
 import { listYouTubeChannels } from './channels';
 
@@ -14,7 +22,12 @@ export interface YouTubeOAuthOptions extends OAuthAppOptions {
 }
 
 /** Upload, and read which channel the grant reaches. */
-export const YOUTUBE_SCOPES = ['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly'];
+/** youtube.force-ssl: first comments (commentThreads.insert, https://developers.google.com/youtube/v3/docs/commentThreads/insert). */
+export const YOUTUBE_SCOPES = [
+  'https://www.googleapis.com/auth/youtube.upload',
+  'https://www.googleapis.com/auth/youtube.readonly',
+  'https://www.googleapis.com/auth/youtube.force-ssl',
+];
 
 const platform = 'youtube' as const;
 
@@ -24,7 +37,6 @@ const platform = 'youtube' as const;
  */
 export function youtubeOAuth(opts: YouTubeOAuthOptions): PlatformOAuthClient {
   const now = opts.now ?? Date.now;
-  const isToken = (b: Record<string, unknown>) => typeof b.access_token === 'string' && !b.error;
   return {
     platform,
     pkce: true,
@@ -49,7 +61,14 @@ export function youtubeOAuth(opts: YouTubeOAuthOptions): PlatformOAuthClient {
         action,
         method: 'POST',
         url: opts.tokenUrl,
-        form: { code, client_id: opts.clientId, client_secret: opts.clientSecret, redirect_uri: redirectUri, grant_type: 'authorization_code', code_verifier: codeVerifier },
+        form: {
+          code,
+          client_id: opts.clientId,
+          client_secret: opts.clientSecret,
+          redirect_uri: redirectUri,
+          grant_type: 'authorization_code',
+          code_verifier: codeVerifier,
+        },
         isSuccess: isToken,
       });
       return {
@@ -63,21 +82,45 @@ export function youtubeOAuth(opts: YouTubeOAuthOptions): PlatformOAuthClient {
 
     listAccounts: (tokens) => listYouTubeChannels(opts, tokens),
 
-    async refresh(stored: StoredCredentials) {
-      if (!stored.refreshToken) {
-        throw new OAuthError('Google gave no refresh token for this channel; it must be reconnected.', { platform, transient: false, tokenRefused: true, code: 'no_refresh_token' });
-      }
-      const action = 'refreshing the access token';
-      const answer = await callOAuth(opts, {
-        platform,
-        action,
-        method: 'POST',
-        url: opts.tokenUrl,
-        form: { client_id: opts.clientId, client_secret: opts.clientSecret, grant_type: 'refresh_token', refresh_token: stored.refreshToken },
-        isSuccess: isToken,
-      });
-      const scopes = scopesOf(answer.scope);
-      return { accessToken: requireString(platform, action, answer, 'access_token'), refreshToken: optionalString(answer.refresh_token) ?? null, expiresAt: expiryFrom(answer.expires_in, now()), ...(scopes.length && { scopes }) };
+    refresh: (stored) => refreshYouTubeTokens(opts, now, stored),
+  };
+}
+
+const isToken = (b: Record<string, unknown>) => typeof b.access_token === 'string' && !b.error;
+
+/** Trades the stored refresh token for a new access token; Google usually sends no new refresh token. */
+async function refreshYouTubeTokens(
+  opts: YouTubeOAuthOptions,
+  now: () => number,
+  stored: StoredCredentials,
+): Promise<RefreshedCredentials> {
+  if (!stored.refreshToken) {
+    throw new OAuthError('Google gave no refresh token for this channel; it must be reconnected.', {
+      platform,
+      transient: false,
+      tokenRefused: true,
+      code: 'no_refresh_token',
+    });
+  }
+  const action = 'refreshing the access token';
+  const answer = await callOAuth(opts, {
+    platform,
+    action,
+    method: 'POST',
+    url: opts.tokenUrl,
+    form: {
+      client_id: opts.clientId,
+      client_secret: opts.clientSecret,
+      grant_type: 'refresh_token',
+      refresh_token: stored.refreshToken,
     },
+    isSuccess: isToken,
+  });
+  const scopes = scopesOf(answer.scope);
+  return {
+    accessToken: requireString(platform, action, answer, 'access_token'),
+    refreshToken: optionalString(answer.refresh_token) ?? null,
+    expiresAt: expiryFrom(answer.expires_in, now()),
+    ...(scopes.length && { scopes }),
   };
 }

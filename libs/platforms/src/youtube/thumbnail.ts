@@ -19,7 +19,9 @@ export async function setYouTubeThumbnail(
         method: 'POST',
         headers: {
           authorization: `Bearer ${api.accessToken}`,
-          'content-type': ['image/jpeg', 'image/png'].includes(thumbnail.contentType) ? thumbnail.contentType : 'application/octet-stream',
+          'content-type': ['image/jpeg', 'image/png'].includes(thumbnail.contentType)
+            ? thumbnail.contentType
+            : 'application/octet-stream',
           'content-length': String(thumbnail.size),
         },
         body: thumbnail.body,

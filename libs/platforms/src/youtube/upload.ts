@@ -16,20 +16,31 @@ export interface YouTubeApiOptions {
 
 export interface YouTubeVideoMetadata {
   snippet: { title: string; description: string; tags?: string[]; categoryId?: string };
-  status: { privacyStatus: 'public' | 'private' | 'unlisted'; publishAt?: string; selfDeclaredMadeForKids: boolean; containsSyntheticMedia?: boolean };
+  status: {
+    privacyStatus: 'public' | 'private' | 'unlisted';
+    publishAt?: string;
+    selfDeclaredMadeForKids: boolean;
+    containsSyntheticMedia?: boolean;
+  };
 }
 
 /**
  * Where an upload stands: done (with the video id, and its `status` when the answer carried the
  * resource), or how many bytes YouTube holds, or gone (start over).
  */
-export type YouTubeUploadState = { kind: 'complete'; videoId: string; status?: YouTubeVideoStatus } | { kind: 'incomplete'; received: number } | { kind: 'expired' };
+export type YouTubeUploadState =
+  | { kind: 'complete'; videoId: string; status?: YouTubeVideoStatus }
+  | { kind: 'incomplete'; received: number }
+  | { kind: 'expired' };
 
 /**
  * Step 1 of videos.insert: `POST ?uploadType=resumable&part=snippet,status` with the metadata
  * and `X-Upload-Content-Length/Type`; the session URI comes back in `Location`.
  */
-export async function openYouTubeUpload(api: YouTubeApiOptions, upload: { metadata: YouTubeVideoMetadata; size: number; contentType: string }): Promise<string> {
+export async function openYouTubeUpload(
+  api: YouTubeApiOptions,
+  upload: { metadata: YouTubeVideoMetadata; size: number; contentType: string },
+): Promise<string> {
   const url = `${api.uploadBaseUrl.replace(/\/+$/, '')}/videos?uploadType=resumable&part=snippet,status`;
   const json = JSON.stringify(upload.metadata);
   const res = await send(api, url, {
@@ -47,11 +58,14 @@ export async function openYouTubeUpload(api: YouTubeApiOptions, upload: { metada
   const location = res.headers.get('location');
   if (res.ok && location) return new URL(location, url).toString();
   if (res.ok) {
-    throw new PlatformError('YouTube opened the upload without saying where to send the video; publishing will be tried again.', {
-      platform: 'youtube',
-      transient: true,
-      code: 'invalid_response',
-    });
+    throw new PlatformError(
+      'YouTube opened the upload without saying where to send the video; publishing will be tried again.',
+      {
+        platform: 'youtube',
+        transient: true,
+        code: 'invalid_response',
+      },
+    );
   }
   throw youtubeErrorFromResponse(res.status, res.headers, parseJson(text) ?? text);
 }
@@ -62,7 +76,14 @@ export async function openYouTubeUpload(api: YouTubeApiOptions, upload: { metada
  */
 export async function putYouTubeChunk(
   api: YouTubeApiOptions,
-  chunk: { sessionUrl: string; first: number; last: number; total: number; contentType: string; body: ReadableStream<Uint8Array> } & UploadDeadlines,
+  chunk: {
+    sessionUrl: string;
+    first: number;
+    last: number;
+    total: number;
+    contentType: string;
+    body: ReadableStream<Uint8Array>;
+  } & UploadDeadlines,
 ): Promise<YouTubeUploadState> {
   const res = await send(api, chunk.sessionUrl, (fetchImpl, url) =>
     fetchStreamed(
@@ -85,10 +106,17 @@ export async function putYouTubeChunk(
 }
 
 /** Status probe: `PUT <session>` with `Content-Range: bytes *\/total` and no body. */
-export async function probeYouTubeUpload(api: YouTubeApiOptions, session: { sessionUrl: string; total: number }): Promise<YouTubeUploadState> {
+export async function probeYouTubeUpload(
+  api: YouTubeApiOptions,
+  session: { sessionUrl: string; total: number },
+): Promise<YouTubeUploadState> {
   const res = await send(api, session.sessionUrl, {
     method: 'PUT',
-    headers: { authorization: `Bearer ${api.accessToken}`, 'content-length': '0', 'content-range': `bytes */${session.total}` },
+    headers: {
+      authorization: `Bearer ${api.accessToken}`,
+      'content-length': '0',
+      'content-range': `bytes */${session.total}`,
+    },
     signal: AbortSignal.timeout(api.timeoutMs ?? 30_000),
   });
   return readUploadState(res);
@@ -123,9 +151,15 @@ async function readUploadState(res: Response): Promise<YouTubeUploadState> {
 }
 
 /** A call to the upload API, its network failures mapped; `init` may be a request of its own making (a streamed body). */
-async function send(api: YouTubeApiOptions, url: string, init: RequestInit | ((fetchImpl: typeof fetch, url: string) => Promise<Response>)): Promise<Response> {
+async function send(
+  api: YouTubeApiOptions,
+  url: string,
+  init: RequestInit | ((fetchImpl: typeof fetch, url: string) => Promise<Response>),
+): Promise<Response> {
   try {
-    return typeof init === 'function' ? await init(api.fetchImpl ?? fetch, url) : await (api.fetchImpl ?? nodeFetch)(url, init);
+    return typeof init === 'function'
+      ? await init(api.fetchImpl ?? fetch, url)
+      : await (api.fetchImpl ?? nodeFetch)(url, init);
   } catch (cause) {
     if ((cause as { platform?: unknown }).platform) throw cause;
     const name = (cause as { name?: string }).name;

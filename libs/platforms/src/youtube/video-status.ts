@@ -17,14 +17,22 @@ export function readYouTubeVideoStatus(raw: unknown): YouTubeVideoStatus | undef
   if (!raw || typeof raw !== 'object') return undefined;
   const s = raw as Record<string, unknown>;
   const text = (v: unknown) => (typeof v === 'string' && v ? v : null);
-  return { uploadStatus: text(s.uploadStatus), privacyStatus: text(s.privacyStatus), failureReason: text(s.failureReason), rejectionReason: text(s.rejectionReason) };
+  return {
+    uploadStatus: text(s.uploadStatus),
+    privacyStatus: text(s.privacyStatus),
+    failureReason: text(s.failureReason),
+    rejectionReason: text(s.rejectionReason),
+  };
 }
 
 /**
  * `GET /videos?part=status&id=…` (https://developers.google.com/youtube/v3/docs/videos/list): the
  * video's status as its owner sees it; null when YouTube does not list it.
  */
-export async function getYouTubeVideoStatus(api: YouTubeDataApiOptions, videoId: string): Promise<YouTubeVideoStatus | null> {
+export async function getYouTubeVideoStatus(
+  api: YouTubeDataApiOptions,
+  videoId: string,
+): Promise<YouTubeVideoStatus | null> {
   const item = await listYouTubeVideo(api, 'status', videoId);
   return item ? (readYouTubeVideoStatus(item.status) ?? null) : null;
 }
@@ -64,5 +72,10 @@ export function youtubeUploadFailure(status: YouTubeVideoStatus, videoId: string
       : uploadStatus === 'failed'
         ? `YouTube could not process the video: ${(why && FAILURES[why]) ?? why ?? 'no reason given'}; it was not published.`
         : 'The video was deleted on YouTube right after its upload; it was not published.';
-  return new PlatformError(reason, { platform, transient: false, code: `upload_${uploadStatus}${why ? `_${why}` : ''}`, containerId: videoId });
+  return new PlatformError(reason, {
+    platform,
+    transient: false,
+    code: `upload_${uploadStatus}${why ? `_${why}` : ''}`,
+    containerId: videoId,
+  });
 }

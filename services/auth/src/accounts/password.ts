@@ -2,7 +2,12 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } 
 import { promisify } from 'node:util';
 
 /** On libuv's thread pool, never the event loop. */
-const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, opts: ScryptOptions) => Promise<Buffer>;
+const scrypt = promisify(scryptCb) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  opts: ScryptOptions,
+) => Promise<Buffer>;
 
 export interface ScryptCost {
   N: number;
@@ -48,7 +53,11 @@ export class PasswordHasher {
     const [kind, N, r, p, salt, hash] = stored.split('$');
     if (kind !== 'scrypt') return false;
     const expected = Buffer.from(hash, 'base64');
-    const actual = await this.scrypt(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(N), r: Number(r), p: Number(p) });
+    const actual = await this.scrypt(password, Buffer.from(salt, 'base64'), expected.length, {
+      N: Number(N),
+      r: Number(r),
+      p: Number(p),
+    });
     return timingSafeEqual(actual, expected);
   }
 

@@ -9,12 +9,26 @@ export interface PlanQuotas {
 export const PAID_PLANS = new Set(['pro', 'business', 'enterprise']);
 
 export function assertKnownPlan(plan: string): void {
-  if (!(ACCOUNT_PLANS as readonly string[]).includes(plan)) throw new AppError('validation_error', `Unknown plan '${plan}'; use one of ${ACCOUNT_PLANS.join(', ')}.`);
+  if (!(ACCOUNT_PLANS as readonly string[]).includes(plan))
+    throw new AppError('validation_error', `Unknown plan '${plan}'; use one of ${ACCOUNT_PLANS.join(', ')}.`);
 }
 
-export function quotasFor(plan: string, config: { QUOTA_TRIAL_POSTS: number; QUOTA_TRIAL_STORAGE_MB: number; QUOTA_PRO_POSTS: number; QUOTA_PRO_STORAGE_MB: number }): PlanQuotas {
-  if (PAID_PLANS.has(plan)) return { scheduledPostsPerMonth: config.QUOTA_PRO_POSTS, storageBytes: config.QUOTA_PRO_STORAGE_MB * 1024 * 1024 };
-  if (plan === 'trial') return { scheduledPostsPerMonth: config.QUOTA_TRIAL_POSTS, storageBytes: config.QUOTA_TRIAL_STORAGE_MB * 1024 * 1024 };
+export function quotasFor(
+  plan: string,
+  config: {
+    QUOTA_TRIAL_POSTS: number;
+    QUOTA_TRIAL_STORAGE_MB: number;
+    QUOTA_PRO_POSTS: number;
+    QUOTA_PRO_STORAGE_MB: number;
+  },
+): PlanQuotas {
+  if (PAID_PLANS.has(plan))
+    return { scheduledPostsPerMonth: config.QUOTA_PRO_POSTS, storageBytes: config.QUOTA_PRO_STORAGE_MB * 1024 * 1024 };
+  if (plan === 'trial')
+    return {
+      scheduledPostsPerMonth: config.QUOTA_TRIAL_POSTS,
+      storageBytes: config.QUOTA_TRIAL_STORAGE_MB * 1024 * 1024,
+    };
   return { scheduledPostsPerMonth: 0, storageBytes: 0 };
 }
 

@@ -12,10 +12,14 @@ export interface SignUpPorts {
 }
 
 /** A new account on the free trial with its first user, signed in at once. */
-export async function signUp(ports: SignUpPorts, input: { email: string; password: string; name?: string }): Promise<{ accountId: string; token: string; expiresAt: Date }> {
+export async function signUp(
+  ports: SignUpPorts,
+  input: { email: string; password: string; name?: string },
+): Promise<{ accountId: string; token: string; expiresAt: Date }> {
   const email = input.email.trim();
   if (!EMAIL.test(email) || email.length > 254) throw new AppError('validation_error', 'Enter a valid email address.');
-  if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX) throw new AppError('validation_error', `Choose a password of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`);
+  if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX)
+    throw new AppError('validation_error', `Choose a password of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`);
   const name = input.name?.trim() || undefined;
   const { accountId, userId } = await ports.accounts.create({ email, password: input.password, name });
   const session = await ports.sessions.create(userId, accountId);

@@ -1,7 +1,14 @@
-import express, { Router, type ErrorRequestHandler, type Request, type RequestHandler } from 'express';
+import express, {
+  Router,
+  type ErrorRequestHandler,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import { AppError, deprecationHeaders, isAppError, type McpToken } from '@postbus/contracts';
 import type { Logger } from '@postbus/kit';
-import { bearerToken } from '@postbus/service';
+import { bearerToken, bodyFields, httpErrorFields } from '@postbus/service';
 import { authorizationServerMetadata } from '../oauth/authorization-server-metadata';
 import type { AuthorizationServer } from '../oauth/authorization-server';
 import { basicCredentials, type ClientCredentials } from '../oauth/client-credentials';
@@ -38,8 +45,11 @@ const cors: RequestHandler = (req, res, next) => {
 function clientCredentials(req: Request): ClientCredentials {
   const basic = basicCredentials(req.header('authorization'));
   if (basic) return basic;
-  const body = req.body ?? {};
-  return { clientId: typeof body.client_id === 'string' ? body.client_id : undefined, clientSecret: typeof body.client_secret === 'string' ? body.client_secret : undefined };
+  const body = bodyFields(req);
+  return {
+    clientId: typeof body.client_id === 'string' ? body.client_id : undefined,
+    clientSecret: typeof body.client_secret === 'string' ? body.client_secret : undefined,
+  };
 }
 
 /**
@@ -61,7 +71,7 @@ export function oauthApiRouter(ports: OAuthApiPorts): Router {
   });
 
   router.post('/oauth/token', form, async (req, res) => {
-    const answer = await ports.server.token({ headers: req.headers, body: req.body ?? {} });
+    const answer = await ports.server.token({ headers: req.headers, body: bodyFields(req) });
     res.status(answer.status).set(answer.headers).json(answer.body);
   });
 
@@ -71,7 +81,10 @@ export function oauthApiRouter(ports: OAuthApiPorts): Router {
   });
 
   router.post('/oauth/revoke', form, async (req, res) => {
-    await revokeToken({ clients: ports.clients, grants: ports.grants }, { ...clientCredentials(req), token: req.body?.token });
+    await revokeToken(
+      { clients: ports.clients, grants: ports.grants },
+      { ...clientCredentials(req), token: bodyFields(req).token },
+    );
     res.setHeader('Cache-Control', 'no-store');
     res.status(200).end();
   });
@@ -84,7 +97,7 @@ export function oauthApiRouter(ports: OAuthApiPorts): Router {
     res.json(await ports.exchangeKey(key));
   });
 
-  router.use(((err, req, res, next) => {
+  router.use(((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
     if (isOAuthError(err)) {
       // RFC 6749 §5.2: a client that tried HTTP Basic learns 401 with the scheme; otherwise 400.
@@ -93,13 +106,20 @@ export function oauthApiRouter(ports: OAuthApiPorts): Router {
       return res.status(basic ? 401 : err.code).json({ error: err.name, error_description: err.message });
     }
     if (isAppError(err)) return res.status(err.status).json(err.toBody());
-    if (err?.type === 'entity.parse.failed') {
+    const { type } = httpErrorFields(err);
+    if (type === 'entity.parse.failed') {
       return req.path === '/oauth/register'
-        ? res.status(400).json({ error: 'invalid_client_metadata', error_description: 'The registration is not valid JSON.' })
+        ? res
+            .status(400)
+            .json({ error: 'invalid_client_metadata', error_description: 'The registration is not valid JSON.' })
         : res.status(400).json({ error: 'The body is not valid JSON.', code: 'invalid_json' });
     }
-    if (err?.type === 'entity.too.large') return res.status(413).json({ error: 'invalid_request', error_description: 'The request is too large.' });
-    ports.logger.error('oauth endpoint failed', { path: req.path, err: err?.stack ?? String(err) });
+    if (type === 'entity.too.large')
+      return res.status(413).json({ error: 'invalid_request', error_description: 'The request is too large.' });
+    ports.logger.error('oauth endpoint failed', {
+      path: req.path,
+      err: (err instanceof Error && err.stack) || String(err),
+    });
     res.status(500).json({ error: 'server_error', error_description: 'Something went wrong on our side; try again.' });
   }) as ErrorRequestHandler);
   return router;

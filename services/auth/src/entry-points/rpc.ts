@@ -1,5 +1,5 @@
-import type { DataSource } from 'typeorm';
 import { AppError, Rpc } from '@postbus/contracts';
+import type { Database } from '@postbus/kit';
 import type { RpcServer } from '@postbus/bus';
 import { toAccountSummary } from '../accounts/account-summary';
 import { changeAccount, setUserDisabled } from '../accounts/change-account.use-case';
@@ -17,7 +17,7 @@ import type { GrantRepository } from '../oauth/grant.repository';
 import { verifyAccessToken } from '../oauth/verify-access-token.use-case';
 
 export interface AuthRpcPorts {
-  ds: DataSource;
+  db: Database;
   accounts: AccountRepository;
   keys: ApiKeyRepository;
   config: AuthConfig;
@@ -28,25 +28,37 @@ export interface AuthRpcPorts {
 }
 
 export function registerRpc(rpc: RpcServer, ports: AuthRpcPorts): void {
-  const { ds, accounts, keys, config } = ports;
-  rpc.handle(Rpc.authVerifyKey, ({ token }) => verifyApiKey(ds, token, new Date(), (plan) => quotasFor(plan, config)));
+  const { db, accounts, keys, config } = ports;
+  rpc.handle(Rpc.authVerifyKey, ({ token }) =>
+    verifyApiKey(keys, token, new Date(), (plan) => quotasFor(plan, config)),
+  );
   // An agent's bearer token: an OAuth access token, or a JWT from the deprecated key exchange.
   rpc.handle(Rpc.authVerifyAccessToken, ({ token, resource }) =>
-    looksLikeJwt(token) ? verifyMcpJwt(ds, ports.mcpJwt, token, resource) : verifyAccessToken({ ds, grants: ports.grants, grantMaxMs: config.OAUTH_GRANT_MAX_DAYS * 86_400_000 }, token, resource),
+    looksLikeJwt(token)
+      ? verifyMcpJwt({ keys, accounts }, ports.mcpJwt, token, resource)
+      : verifyAccessToken(
+          { accounts, grants: ports.grants, grantMaxMs: config.OAUTH_GRANT_MAX_DAYS * 86_400_000 },
+          token,
+          resource,
+        ),
   );
-  rpc.handle(Rpc.authExchangeKey, ({ token }) => exchangeKeyForToken(ds, ports.mcpJwt, token));
+  rpc.handle(Rpc.authExchangeKey, ({ token }) => exchangeKeyForToken(keys, ports.mcpJwt, token));
   rpc.handle(Rpc.authCreateAccount, (input) => accounts.create(input));
-  rpc.handle(Rpc.authIssueKey, (input) => issueApiKey(ds, input));
+  rpc.handle(Rpc.authIssueKey, (input) => issueApiKey(keys, input));
   rpc.handle(Rpc.authGetAccount, async (_input, { principal }) => {
     const a = await accounts.find(principal.accountId);
     if (!a) throw new AppError('api_access_disabled', 'The account no longer exists.');
     return toAccountSummary(a, config);
   });
-  rpc.handle(Rpc.authUpdateAccount, async ({ accountId, ...changes }) => toAccountSummary(await changeAccount({ ds, accounts, announced: ports.announced }, accountId, changes), config));
+  rpc.handle(Rpc.authUpdateAccount, async ({ accountId, ...changes }) =>
+    toAccountSummary(await changeAccount({ db, accounts, announced: ports.announced }, accountId, changes), config),
+  );
   rpc.handle(Rpc.authUpdateUser, async ({ userId, disabled }) => {
-    const u = await setUserDisabled({ ds, accounts, announced: ports.announced }, userId, disabled);
+    const u = await setUserDisabled({ db, accounts, announced: ports.announced }, userId, disabled);
     return { userId: u.id, accountId: u.account_id, email: u.email, disabled: u.disabled };
   });
   rpc.handle(Rpc.authListKeys, async ({ accountId }) => ({ keys: await keys.listForAccount(accountId) }));
-  rpc.handle(Rpc.authRevokeKey, ({ keyId, accountId }) => revokeApiKey({ ds, keys, announced: ports.announced }, keyId, accountId));
+  rpc.handle(Rpc.authRevokeKey, ({ keyId, accountId }) =>
+    revokeApiKey({ db, keys, announced: ports.announced }, keyId, accountId),
+  );
 }

@@ -12,7 +12,8 @@ export interface KeyScopes {
  * using them can say so; after the sunset it holds what it was issued with.
  */
 export function scopesAt(key: KeyScopes, now: Date): Pick<Principal, 'scopes' | 'deprecatedScopes'> {
-  if (!key.legacy_webhook_scopes || now.getTime() >= Date.parse(LEGACY_WEBHOOK_ACCESS.sunset)) return { scopes: key.scopes };
+  if (!key.legacy_webhook_scopes || now.getTime() >= Date.parse(LEGACY_WEBHOOK_ACCESS.sunset))
+    return { scopes: key.scopes };
   const added = LEGACY_WEBHOOK_ACCESS.scopes.filter((s) => !key.scopes.includes(s));
   return added.length ? { scopes: [...key.scopes, ...added], deprecatedScopes: added } : { scopes: key.scopes };
 }

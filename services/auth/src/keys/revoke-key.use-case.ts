@@ -1,10 +1,10 @@
-import type { DataSource } from 'typeorm';
+import type { Database } from '@postbus/kit';
 import { AppError, Events, type ApiKeySummary } from '@postbus/contracts';
 import { envelope, writeOutbox } from '@postbus/bus';
 import { toKeySummary, type ApiKeyRepository } from './api-key.repository';
 
 export interface RevokeKeyPorts {
-  ds: DataSource;
+  db: Database;
   keys: ApiKeyRepository;
   /** Called after a revocation committed, so the outbox relay announces it at once. */
   announced: () => void;
@@ -16,9 +16,9 @@ export interface RevokeKeyPorts {
  * not found, exactly as a missing one.
  */
 export async function revokeApiKey(ports: RevokeKeyPorts, keyId: string, accountId?: string): Promise<ApiKeySummary> {
-  const revoked = await ports.ds.transaction(async (m) => {
-    const row = await ports.keys.markRevoked(m, keyId, accountId);
-    if (row) await writeOutbox(m, [envelope(Events.authKeyRevoked, { keyId: row.id, accountId: row.account_id })]);
+  const revoked = await ports.db.transaction(async (tx) => {
+    const row = await ports.keys.markRevoked(tx, keyId, accountId);
+    if (row) await writeOutbox(tx, [envelope(Events.authKeyRevoked, { keyId: row.id, accountId: row.account_id })]);
     return row;
   });
   if (revoked) {

@@ -48,12 +48,20 @@ export class McpJwt {
   /** Checks signature, issuer, expiry and that `resource` is the token's audience. */
   async verify(token: string, resource: string, now = new Date()): Promise<McpJwtCheck> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { issuer: this.issuer, audience: resource, algorithms: ['HS256'], currentDate: now });
-      if (typeof payload.sub !== 'string' || typeof payload.acc !== 'string' || typeof payload.key_id !== 'string') return { ok: false, reason: 'The token is not valid.' };
+      const { payload } = await jwtVerify(token, this.key, {
+        issuer: this.issuer,
+        audience: resource,
+        algorithms: ['HS256'],
+        currentDate: now,
+      });
+      if (typeof payload.sub !== 'string' || typeof payload.acc !== 'string' || typeof payload.key_id !== 'string')
+        return { ok: false, reason: 'The token is not valid.' };
       return { ok: true, claims: { userId: payload.sub, accountId: payload.acc, keyId: payload.key_id } };
     } catch (err) {
-      if (err instanceof errors.JWTExpired) return { ok: false, reason: 'The token has expired; exchange the API key again, or send the API key itself.' };
-      if (err instanceof errors.JWTClaimValidationFailed && err.claim === 'aud') return { ok: false, reason: 'The token was issued for another resource.' };
+      if (err instanceof errors.JWTExpired)
+        return { ok: false, reason: 'The token has expired; exchange the API key again, or send the API key itself.' };
+      if (err instanceof errors.JWTClaimValidationFailed && err.claim === 'aud')
+        return { ok: false, reason: 'The token was issued for another resource.' };
       return { ok: false, reason: 'The token is not valid.' };
     }
   }

@@ -6,4 +6,12 @@ import { CreateSignInFailures1732200000204 } from './1732200000204-create-sign-i
 import { LegacyWebhookScopes1732200000205 } from './1732200000205-legacy-webhook-scopes';
 import { OauthGrantUse1732200000208 } from './1732200000208-oauth-grant-use';
 
-export const migrations = [CreateOutbox1732200000000, CreateAuth1732200000201, CreateSessions1732200000202, CreateOauth1732200000203, CreateSignInFailures1732200000204, LegacyWebhookScopes1732200000205, OauthGrantUse1732200000208];
+export const migrations = [
+  CreateOutbox1732200000000,
+  CreateAuth1732200000201,
+  CreateSessions1732200000202,
+  CreateOauth1732200000203,
+  CreateSignInFailures1732200000204,
+  LegacyWebhookScopes1732200000205,
+  OauthGrantUse1732200000208,
+];

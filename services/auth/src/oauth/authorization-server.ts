@@ -45,7 +45,14 @@ export class AuthorizationServer {
       method: 'POST',
       headers: {},
       query: {},
-      body: { client_id: approved.client.id, redirect_uri: approved.redirectUri, response_type: 'code', state: approved.state, code_challenge: approved.codeChallenge, code_challenge_method: 'S256' },
+      body: {
+        client_id: approved.client.id,
+        redirect_uri: approved.redirectUri,
+        response_type: 'code',
+        state: approved.state,
+        code_challenge: approved.codeChallenge,
+        code_challenge_method: 'S256',
+      },
     });
     const response = new OAuth2Server.Response();
     try {
@@ -53,11 +60,19 @@ export class AuthorizationServer {
         authenticateHandler: { handle: () => user },
         allowEmptyState: true,
         authorizationCodeLifetime: this.options.codeTtlSeconds,
-      } as OAuth2Server.AuthorizeOptions);
+      });
     } catch (err) {
       if (!isOAuthError(err)) throw err;
       this.deps.logger.error('authorization failed after consent', { error: err.name, message: err.message });
-      return redirectWith(approved.redirectUri, { error: 'server_error', error_description: 'The authorization could not be completed.', state: approved.state }, this.options.issuer);
+      return redirectWith(
+        approved.redirectUri,
+        {
+          error: 'server_error',
+          error_description: 'The authorization could not be completed.',
+          state: approved.state,
+        },
+        this.options.issuer,
+      );
     }
     const location = new URL(response.get('location') as string);
     location.searchParams.set('iss', this.options.issuer);
@@ -69,15 +84,31 @@ export class AuthorizationServer {
     const resource = http.body.resource;
     const noStore = { 'cache-control': 'no-store', pragma: 'no-cache' };
     // RFC 6749 §5.2: a client that tried HTTP Basic and failed learns 401 with the scheme.
-    const basicRefused = (description: string) => ({ status: 401, headers: { ...noStore, 'www-authenticate': 'Basic realm="postbus"' }, body: { error: 'invalid_client', error_description: description } });
+    const basicRefused = (description: string) => ({
+      status: 401,
+      headers: { ...noStore, 'www-authenticate': 'Basic realm="postbus"' },
+      body: { error: 'invalid_client', error_description: description },
+    });
     const basic = basicCredentials(http.headers.authorization);
     if (basic && !basic.clientId) return basicRefused('Invalid client: the Basic credentials cannot be read.');
     const sent = basic ? withDecodedBasic(http, basic) : http;
-    const model = oauthModel(this.deps, { resource: typeof resource === 'string' ? resource : undefined, authenticateClient: true });
-    const request = new OAuth2Server.Request({ method: 'POST', headers: sent.headers as Record<string, string>, query: {}, body: sent.body });
+    const model = oauthModel(this.deps, {
+      resource: typeof resource === 'string' ? resource : undefined,
+      authenticateClient: true,
+    });
+    const request = new OAuth2Server.Request({
+      method: 'POST',
+      headers: sent.headers as Record<string, string>,
+      query: {},
+      body: sent.body,
+    });
     const response = new OAuth2Server.Response();
     if (resource !== undefined && typeof resource !== 'string') {
-      return { status: 400, headers: noStore, body: { error: 'invalid_target', error_description: 'Name one resource.' } };
+      return {
+        status: 400,
+        headers: noStore,
+        body: { error: 'invalid_target', error_description: 'Name one resource.' },
+      };
     }
     try {
       await new OAuth2Server({ model }).token(request, response, {
@@ -90,10 +121,19 @@ export class AuthorizationServer {
       if (!isOAuthError(err)) throw err;
       if (err.name === 'server_error') {
         this.deps.logger.error('token request failed', { err: (err as { inner?: Error }).inner?.stack ?? err.message });
-        return { status: 500, headers: noStore, body: { error: 'server_error', error_description: 'The token could not be issued; try again.' } };
+        return {
+          status: 500,
+          headers: noStore,
+          body: { error: 'server_error', error_description: 'The token could not be issued; try again.' },
+        };
       }
       if (basic && err.name === 'invalid_client') return basicRefused(err.message);
     }
-    return { status: response.status ?? 200, headers: { ...(response.headers ?? {}), ...noStore }, body: response.body };
+    // The library types the body it fills as `any`; it is the token response's JSON object.
+    return {
+      status: response.status ?? 200,
+      headers: { ...(response.headers ?? {}), ...noStore },
+      body: response.body as Record<string, unknown>,
+    };
   }
 }

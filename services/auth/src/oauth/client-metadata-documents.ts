@@ -68,9 +68,12 @@ export class ClientMetadataDocuments {
       throw new InvalidClientError('Invalid client: client_id is not a valid URL.');
     }
     const loopbackHttp = url.protocol === 'http:' && this.policy.allowLoopback && isLoopbackHost(url.hostname);
-    if (url.protocol !== 'https:' && !loopbackHttp) throw new InvalidClientError('Invalid client: a client_id URL must use https.');
+    if (url.protocol !== 'https:' && !loopbackHttp)
+      throw new InvalidClientError('Invalid client: a client_id URL must use https.');
     if (url.pathname === '/' || url.hash || url.username || url.password || /\/\.\.?(\/|$)/.test(url.pathname)) {
-      throw new InvalidClientError('Invalid client: a client_id URL needs a path and no fragment, credentials or dot segments.');
+      throw new InvalidClientError(
+        'Invalid client: a client_id URL needs a path and no fragment, credentials or dot segments.',
+      );
     }
     return url;
   }
@@ -90,7 +93,8 @@ export class ClientMetadataDocuments {
       if (isNetError(err)) throw refused(clientId, `could not be fetched: ${err.message}`);
       throw err;
     }
-    if (res.status >= 300 && res.status < 400) throw refused(clientId, `answered a redirect (HTTP ${res.status}); redirects are not followed`);
+    if (res.status >= 300 && res.status < 400)
+      throw refused(clientId, `answered a redirect (HTTP ${res.status}); redirects are not followed`);
     if (res.status !== 200) throw refused(clientId, `answered HTTP ${res.status}`);
     try {
       return { body: JSON.parse(res.body.toString('utf8')), cacheControl: res.headers['cache-control'] };
@@ -102,18 +106,35 @@ export class ClientMetadataDocuments {
   private toClient(clientId: string, doc: unknown): OAuthClient {
     if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw refused(clientId, 'is not a JSON object');
     const d = doc as Record<string, unknown>;
-    if (d.client_id !== clientId) throw refused(clientId, `names client_id ${JSON.stringify(d.client_id)}; it must be exactly its own URL`);
+    if (d.client_id !== clientId)
+      throw refused(clientId, `names client_id ${JSON.stringify(d.client_id)}; it must be exactly its own URL`);
     if (!Array.isArray(d.redirect_uris) || !d.redirect_uris.length) throw refused(clientId, 'lists no redirect_uris');
     for (const uri of d.redirect_uris) {
       const why = refusedRedirectUri(uri);
       if (why) throw refused(clientId, `lists a redirect URI that cannot be used: ${why}`);
     }
-    if (d.client_secret !== undefined || (d.token_endpoint_auth_method !== undefined && d.token_endpoint_auth_method !== 'none')) {
-      throw refused(clientId, 'asks for client secrets; a client described by a metadata document is public (token_endpoint_auth_method "none")');
+    if (
+      d.client_secret !== undefined ||
+      (d.token_endpoint_auth_method !== undefined && d.token_endpoint_auth_method !== 'none')
+    ) {
+      throw refused(
+        clientId,
+        'asks for client secrets; a client described by a metadata document is public (token_endpoint_auth_method "none")',
+      );
     }
     const grants = d.grant_types === undefined ? SUPPORTED_GRANTS : d.grant_types;
-    if (!Array.isArray(grants) || !grants.includes('authorization_code')) throw refused(clientId, 'does not use the authorization_code grant');
-    const name = typeof d.client_name === 'string' && d.client_name.trim() ? d.client_name.trim().slice(0, 100) : new URL(clientId).host;
-    return { id: clientId, name, redirectUris: d.redirect_uris as string[], grantTypes: grants.filter((g): g is string => SUPPORTED_GRANTS.includes(g as string)), source: 'metadata_document' };
+    if (!Array.isArray(grants) || !grants.includes('authorization_code'))
+      throw refused(clientId, 'does not use the authorization_code grant');
+    const name =
+      typeof d.client_name === 'string' && d.client_name.trim()
+        ? d.client_name.trim().slice(0, 100)
+        : new URL(clientId).host;
+    return {
+      id: clientId,
+      name,
+      redirectUris: d.redirect_uris as string[],
+      grantTypes: grants.filter((g): g is string => SUPPORTED_GRANTS.includes(g as string)),
+      source: 'metadata_document',
+    };
   }
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { databaseOf, type SqlRunner } from '@postbus/kit';
 import { Events, newId } from '@postbus/contracts';
 import { envelope, writeOutbox } from '@postbus/bus';
 
@@ -75,22 +76,39 @@ export class GrantRepository {
   ) {}
 
   async saveCode(code: string, c: Omit<CodeRow, 'used_at' | 'grant_id'>): Promise<void> {
-    await this.ds.query('DELETE FROM oauth_codes WHERE expires_at < now() - interval \'1 day\'');
+    await this.ds.query("DELETE FROM oauth_codes WHERE expires_at < now() - interval '1 day'");
     await this.ds.query(
       `INSERT INTO oauth_codes (hash, client_id, user_id, account_id, redirect_uri, scopes, resource, code_challenge, expires_at, client_name)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [hashToken(code), c.client_id, c.user_id, c.account_id, c.redirect_uri, c.scopes, c.resource, c.code_challenge, c.expires_at, c.client_name],
+      [
+        hashToken(code),
+        c.client_id,
+        c.user_id,
+        c.account_id,
+        c.redirect_uri,
+        c.scopes,
+        c.resource,
+        c.code_challenge,
+        c.expires_at,
+        c.client_name,
+      ],
     );
   }
 
   async findCode(code: string): Promise<CodeRow | undefined> {
-    const rows: CodeRow[] = await this.ds.query('SELECT client_id, user_id, account_id, redirect_uri, scopes, resource, code_challenge, expires_at, used_at, grant_id, client_name FROM oauth_codes WHERE hash = $1', [hashToken(code)]);
+    const rows: CodeRow[] = await this.ds.query(
+      'SELECT client_id, user_id, account_id, redirect_uri, scopes, resource, code_challenge, expires_at, used_at, grant_id, client_name FROM oauth_codes WHERE hash = $1',
+      [hashToken(code)],
+    );
     return rows[0];
   }
 
   /** Marks a code used; true only for the one call that used it. */
   async useCode(code: string): Promise<boolean> {
-    const [, affected]: [unknown, number] = await this.ds.query('UPDATE oauth_codes SET used_at = now() WHERE hash = $1 AND used_at IS NULL', [hashToken(code)]);
+    const [, affected]: [unknown, number] = await this.ds.query(
+      'UPDATE oauth_codes SET used_at = now() WHERE hash = $1 AND used_at IS NULL',
+      [hashToken(code)],
+    );
     return affected === 1;
   }
 
@@ -98,7 +116,10 @@ export class GrantRepository {
   async openGrant(code: string, c: CodeRow, tokens: NewTokens): Promise<{ grantId: string; accessTokenId: string }> {
     return this.ds.transaction(async (m) => {
       const grantId = newId('grt');
-      await m.query('INSERT INTO oauth_grants (id, client_id, user_id, account_id, scopes, resource, client_name, last_used_at) VALUES ($1, $2, $3, $4, $5, $6, $7, now())', [grantId, c.client_id, c.user_id, c.account_id, tokens.scopes, c.resource, c.client_name]);
+      await m.query(
+        'INSERT INTO oauth_grants (id, client_id, user_id, account_id, scopes, resource, client_name, last_used_at) VALUES ($1, $2, $3, $4, $5, $6, $7, now())',
+        [grantId, c.client_id, c.user_id, c.account_id, tokens.scopes, c.resource, c.client_name],
+      );
       await m.query('UPDATE oauth_codes SET grant_id = $2 WHERE hash = $1', [hashToken(code), grantId]);
       const accessTokenId = await this.insertTokens(m, grantId, tokens);
       return { grantId, accessTokenId };
@@ -115,7 +136,10 @@ export class GrantRepository {
 
   /** Notes that a grant's access token was used; written at most once a minute per grant. */
   async markUsed(grantId: string): Promise<void> {
-    await this.ds.query(`UPDATE oauth_grants SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`, [grantId]);
+    await this.ds.query(
+      `UPDATE oauth_grants SET last_used_at = now() WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+      [grantId],
+    );
   }
 
   /**
@@ -136,33 +160,72 @@ export class GrantRepository {
 
   /** One grant of this person (revoked or not); undefined for another person's. */
   async findConnected(grantId: string, userId: string): Promise<ConnectedApplication | undefined> {
-    const rows: ConnectedApplication[] = await this.ds.query(`SELECT ${APPLICATION_COLUMNS} FROM oauth_grants g LEFT JOIN oauth_clients c ON c.id = g.client_id WHERE g.id = $1 AND g.user_id = $2`, [grantId, userId]);
+    const rows: ConnectedApplication[] = await this.ds.query(
+      `SELECT ${APPLICATION_COLUMNS} FROM oauth_grants g LEFT JOIN oauth_clients c ON c.id = g.client_id WHERE g.id = $1 AND g.user_id = $2`,
+      [grantId, userId],
+    );
     return rows[0];
   }
 
   private async insertTokens(m: { query: DataSource['query'] }, grantId: string, tokens: NewTokens): Promise<string> {
     const accessTokenId = newId('tok');
-    const insert = 'INSERT INTO oauth_tokens (id, grant_id, kind, hash, scopes, expires_at) VALUES ($1, $2, $3, $4, $5, $6)';
-    await m.query(insert, [accessTokenId, grantId, 'access', hashToken(tokens.access.token), tokens.scopes, tokens.access.expiresAt]);
-    if (tokens.refresh) await m.query(insert, [newId('tok'), grantId, 'refresh', hashToken(tokens.refresh.token), tokens.scopes, tokens.refresh.expiresAt]);
+    const insert =
+      'INSERT INTO oauth_tokens (id, grant_id, kind, hash, scopes, expires_at) VALUES ($1, $2, $3, $4, $5, $6)';
+    await m.query(insert, [
+      accessTokenId,
+      grantId,
+      'access',
+      hashToken(tokens.access.token),
+      tokens.scopes,
+      tokens.access.expiresAt,
+    ]);
+    if (tokens.refresh)
+      await m.query(insert, [
+        newId('tok'),
+        grantId,
+        'refresh',
+        hashToken(tokens.refresh.token),
+        tokens.scopes,
+        tokens.refresh.expiresAt,
+      ]);
     return accessTokenId;
   }
 
   async findToken(token: string): Promise<TokenRow | undefined> {
-    const rows: TokenRow[] = await this.ds.query(`SELECT ${TOKEN_COLUMNS} FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = $1`, [hashToken(token)]);
+    const rows: TokenRow[] = await this.ds.query(
+      `SELECT ${TOKEN_COLUMNS} FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id WHERE t.hash = $1`,
+      [hashToken(token)],
+    );
     return rows[0];
+  }
+
+  /** The name (the client's, else its id) and expiry of an access or refresh token of the account. */
+  async describeToken(
+    tokenId: string,
+    accountId: string,
+  ): Promise<{ name: string | null; expiresAt: Date } | undefined> {
+    const rows: { name: string | null; expires_at: Date }[] = await this.ds.query(
+      `SELECT coalesce(c.name, g.client_id) AS name, t.expires_at
+         FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id LEFT JOIN oauth_clients c ON c.id = g.client_id
+        WHERE t.id = $1 AND g.account_id = $2`,
+      [tokenId, accountId],
+    );
+    return rows[0] && { name: rows[0].name, expiresAt: rows[0].expires_at };
   }
 
   /** Marks a refresh token used (rotated); true only for the one call that rotated it. */
   async rotate(tokenId: string): Promise<boolean> {
-    const [, affected]: [unknown, number] = await this.ds.query('UPDATE oauth_tokens SET rotated_at = now() WHERE id = $1 AND rotated_at IS NULL AND revoked_at IS NULL', [tokenId]);
+    const [, affected]: [unknown, number] = await this.ds.query(
+      'UPDATE oauth_tokens SET rotated_at = now() WHERE id = $1 AND rotated_at IS NULL AND revoked_at IS NULL',
+      [tokenId],
+    );
     return affected === 1;
   }
 
   /** Revokes one access token; its grant stands. */
   async revokeToken(tokenId: string): Promise<void> {
-    const revoked = await this.ds.transaction(async (m) => {
-      const [rows]: [{ grant_id: string; account_id: string }[], number] = await m.query(
+    const revoked = await databaseOf(this.ds).transaction(async (m) => {
+      const rows = await m.updateReturning<{ grant_id: string; account_id: string }>(
         `UPDATE oauth_tokens t SET revoked_at = now() FROM oauth_grants g
           WHERE t.id = $1 AND t.revoked_at IS NULL AND g.id = t.grant_id RETURNING t.grant_id, g.account_id`,
         [tokenId],
@@ -178,8 +241,8 @@ export class GrantRepository {
    * grant of that person. True when this call revoked it.
    */
   async revokeGrant(grantId: string, reason: string, opts: { userId?: string } = {}): Promise<boolean> {
-    const revoked = await this.ds.transaction(async (m) => {
-      const [rows]: [{ account_id: string }[], number] = await m.query(
+    const revoked = await databaseOf(this.ds).transaction(async (m) => {
+      const rows = await m.updateReturning<{ account_id: string }>(
         'UPDATE oauth_grants SET revoked_at = now(), revoked_reason = $2 WHERE id = $1 AND revoked_at IS NULL AND ($3::text IS NULL OR user_id = $3) RETURNING account_id',
         [grantId, reason, opts.userId ?? null],
       );
@@ -193,6 +256,8 @@ export class GrantRepository {
   }
 }
 
-function announceRevoked(m: EntityManager, grantId: string, accountId: string, tokenId?: string): Promise<void> {
-  return writeOutbox(m, [envelope(Events.authGrantRevoked, tokenId ? { grantId, accountId, tokenId } : { grantId, accountId })]);
+function announceRevoked(m: SqlRunner, grantId: string, accountId: string, tokenId?: string): Promise<void> {
+  return writeOutbox(m, [
+    envelope(Events.authGrantRevoked, tokenId ? { grantId, accountId, tokenId } : { grantId, accountId }),
+  ]);
 }

@@ -2,7 +2,13 @@ import OAuth2Server from '@node-oauth/oauth2-server';
 
 /** An error the client learns as `{ error, error_description }` (or on its redirect URI), with the HTTP status the library gives it. */
 export type OAuthError = InstanceType<typeof OAuth2Server.OAuthError>;
-export const { InvalidRequestError, InvalidClientError, InvalidGrantError, InvalidScopeError, UnsupportedResponseTypeError } = OAuth2Server;
+export const {
+  InvalidRequestError,
+  InvalidClientError,
+  InvalidGrantError,
+  InvalidScopeError,
+  UnsupportedResponseTypeError,
+} = OAuth2Server;
 
 export function isOAuthError(err: unknown): err is OAuthError {
   return err instanceof OAuth2Server.OAuthError;

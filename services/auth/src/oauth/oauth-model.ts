@@ -43,7 +43,8 @@ function libraryClient(c: OAuthClient): OAuth2Server.Client {
 }
 
 function checkResource(ctx: OAuthRequestContext, granted: string): void {
-  if (ctx.resource !== undefined && ctx.resource !== granted) throw new InvalidTargetError(`Invalid target: this grant is for ${granted}.`);
+  if (ctx.resource !== undefined && ctx.resource !== granted)
+    throw new InvalidTargetError(`Invalid target: this grant is for ${granted}.`);
 }
 
 /**
@@ -53,7 +54,19 @@ function checkResource(ctx: OAuthRequestContext, granted: string): void {
  * rotation with reuse detection that revokes the whole grant.
  */
 export function oauthModel(deps: OAuthModelDeps, ctx: OAuthRequestContext): Model {
-  const { grants } = deps;
+  return {
+    ...clientChecks(deps, ctx),
+    ...authorizationCodes(deps, ctx),
+    ...tokenIssuing(deps, ctx),
+    ...refreshTokens(deps, ctx),
+  };
+}
+
+/** Which client asks, where it may send the person back, and for which scopes. */
+function clientChecks(
+  deps: OAuthModelDeps,
+  ctx: OAuthRequestContext,
+): Pick<Model, 'getClient' | 'validateRedirectUri' | 'validateScope'> {
   return {
     async getClient(clientId, clientSecret) {
       if (ctx.approved) return ctx.approved.client.id === clientId ? libraryClient(ctx.approved.client) : false;
@@ -71,12 +84,23 @@ export function oauthModel(deps: OAuthModelDeps, ctx: OAuthRequestContext): Mode
       if (ctx.approved) return ctx.approved.scopes;
       return scope?.length ? scope : false;
     },
+  };
+}
 
+/** Codes of approved consents: saved once, exchanged once (a second use revokes what the first issued). */
+function authorizationCodes(
+  { grants }: OAuthModelDeps,
+  ctx: OAuthRequestContext,
+): Pick<
+  Model,
+  'generateAuthorizationCode' | 'saveAuthorizationCode' | 'getAuthorizationCode' | 'revokeAuthorizationCode'
+> {
+  return {
     async generateAuthorizationCode() {
       return newOpaqueToken('oac');
     },
 
-    async saveAuthorizationCode(code, client, user) {
+    async saveAuthorizationCode(code, client, user: OAuthUser) {
       const approved = ctx.approved!;
       await grants.saveCode(code.authorizationCode, {
         client_id: client.id,
@@ -89,7 +113,7 @@ export function oauthModel(deps: OAuthModelDeps, ctx: OAuthRequestContext): Mode
         expires_at: code.expiresAt,
         client_name: approved.client.name,
       });
-      return { ...code, client, user } as OAuth2Server.AuthorizationCode;
+      return { ...code, client, user };
     },
 
     async getAuthorizationCode(code) {
@@ -97,7 +121,9 @@ export function oauthModel(deps: OAuthModelDeps, ctx: OAuthRequestContext): Mode
       if (!row) return false;
       if (row.used_at) {
         if (row.grant_id) await grants.revokeGrant(row.grant_id, 'authorization code used again');
-        throw new InvalidGrantError('Invalid grant: the authorization code was already used; the tokens issued for it are revoked.');
+        throw new InvalidGrantError(
+          'Invalid grant: the authorization code was already used; the tokens issued for it are revoked.',
+        );
       }
       checkResource(ctx, row.resource);
       ctx.code = { code, row };
@@ -116,7 +142,15 @@ export function oauthModel(deps: OAuthModelDeps, ctx: OAuthRequestContext): Mode
     async revokeAuthorizationCode(code) {
       return grants.useCode(code.authorizationCode);
     },
+  };
+}
 
+/** The tokens a code or refresh exchange issues, stored on the grant it opens or extends. */
+function tokenIssuing(
+  { grants }: OAuthModelDeps,
+  ctx: OAuthRequestContext,
+): Pick<Model, 'generateAccessToken' | 'generateRefreshToken' | 'saveToken' | 'getAccessToken'> {
+  return {
     async generateAccessToken() {
       return newOpaqueToken('oat');
     },
@@ -128,24 +162,47 @@ export function oauthModel(deps: OAuthModelDeps, ctx: OAuthRequestContext): Mode
     },
 
     async saveToken(token, client, user) {
-      const refresh = token.refreshToken ? { token: token.refreshToken, expiresAt: token.refreshTokenExpiresAt! } : undefined;
-      const issued = { scopes: token.scope ?? [], access: { token: token.accessToken, expiresAt: token.accessTokenExpiresAt! }, refresh };
+      const refresh = token.refreshToken
+        ? { token: token.refreshToken, expiresAt: token.refreshTokenExpiresAt! }
+        : undefined;
+      const issued = {
+        scopes: token.scope ?? [],
+        access: { token: token.accessToken, expiresAt: token.accessTokenExpiresAt! },
+        refresh,
+      };
       if (ctx.code) await grants.openGrant(ctx.code.code, ctx.code.row, issued);
       else if (ctx.refresh) await grants.extendGrant(ctx.refresh.grant_id, issued);
       else throw new Error('tokens asked for outside a code or refresh exchange');
       return { ...token, refreshToken: refresh?.token, refreshTokenExpiresAt: refresh?.expiresAt, client, user };
     },
 
+    async getAccessToken() {
+      // Access tokens are verified over RPC (auth.tokens.verify), never through the library's authenticate().
+      return false;
+    },
+  };
+}
+
+/** Refresh tokens: rotated on every use; a reused one revokes its whole grant. */
+function refreshTokens(deps: OAuthModelDeps, ctx: OAuthRequestContext): Pick<Model, 'getRefreshToken' | 'revokeToken'> {
+  const { grants } = deps;
+  return {
     async getRefreshToken(refreshToken) {
       const row = await grants.findToken(refreshToken);
       if (!row || row.kind !== 'refresh') return false;
-      if (row.revoked_at || row.grant_revoked_at) throw new InvalidGrantError('Invalid grant: the refresh token has been revoked.');
+      if (row.revoked_at || row.grant_revoked_at)
+        throw new InvalidGrantError('Invalid grant: the refresh token has been revoked.');
       if (row.rotated_at) {
         await grants.revokeGrant(row.grant_id, 'refresh token reused');
         deps.logger.warn('refresh token reused; grant revoked', { grantId: row.grant_id, clientId: row.client_id });
-        throw new InvalidGrantError('Invalid grant: the refresh token was already used; every token of this grant is now revoked.');
+        throw new InvalidGrantError(
+          'Invalid grant: the refresh token was already used; every token of this grant is now revoked.',
+        );
       }
-      if (grantOutlived(row.grant_created_at, deps.grantMaxMs)) throw new InvalidGrantError('Invalid grant: this authorization has reached its maximum lifetime; ask the person to authorize again.');
+      if (grantOutlived(row.grant_created_at, deps.grantMaxMs))
+        throw new InvalidGrantError(
+          'Invalid grant: this authorization has reached its maximum lifetime; ask the person to authorize again.',
+        );
       checkResource(ctx, row.resource);
       ctx.refresh = row;
       return {
@@ -160,11 +217,6 @@ export function oauthModel(deps: OAuthModelDeps, ctx: OAuthRequestContext): Mode
     async revokeToken() {
       // Rotation: the refresh token being exchanged is used up; false when another request used it first.
       return ctx.refresh ? grants.rotate(ctx.refresh.id) : false;
-    },
-
-    async getAccessToken() {
-      // Access tokens are verified over RPC (auth.tokens.verify), never through the library's authenticate().
-      return false;
     },
   };
 }

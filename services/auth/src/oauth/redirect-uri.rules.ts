@@ -27,9 +27,12 @@ export function refusedRedirectUri(uri: unknown): string | undefined {
   if (url.hash || uri.includes('#')) return `${uri} must not have a fragment`;
   if (url.username || url.password) return `${uri} must not carry credentials`;
   if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:') return isLoopbackHost(url.hostname) ? undefined : `${uri} uses http on a host other than loopback; use https`;
+  if (url.protocol === 'http:')
+    return isLoopbackHost(url.hostname) ? undefined : `${uri} uses http on a host other than loopback; use https`;
   if (FORBIDDEN_SCHEMES.has(url.protocol)) return `${uri} uses a scheme that cannot be a redirect target`;
-  return url.protocol.slice(0, -1).includes('.') ? undefined : `${uri} uses a private scheme that is not in reverse-domain form (e.g. com.example.app:/callback)`;
+  return url.protocol.slice(0, -1).includes('.')
+    ? undefined
+    : `${uri} uses a private scheme that is not in reverse-domain form (e.g. com.example.app:/callback)`;
 }
 
 /**
@@ -42,7 +45,17 @@ export function redirectUriMatches(requested: string, registered: readonly strin
   if (!want || want.protocol !== 'http:' || !isLoopbackHost(want.hostname)) return false;
   return registered.some((r) => {
     const have = parse(r);
-    return !!have && have.protocol === 'http:' && have.hostname === want.hostname && have.pathname === want.pathname && have.search === want.search && !have.hash && !want.hash && !want.username && !want.password;
+    return (
+      !!have &&
+      have.protocol === 'http:' &&
+      have.hostname === want.hostname &&
+      have.pathname === want.pathname &&
+      have.search === want.search &&
+      !have.hash &&
+      !want.hash &&
+      !want.username &&
+      !want.password
+    );
   });
 }
 

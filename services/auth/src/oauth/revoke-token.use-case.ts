@@ -14,10 +14,15 @@ export interface RevocationRequest {
  * revokes its whole grant (every access and refresh token of it); an access token only itself.
  * A token that is unknown, already revoked or another client's answers the same as success.
  */
-export async function revokeToken(deps: { clients: ClientDirectory; grants: GrantRepository }, req: RevocationRequest): Promise<void> {
-  if (!req.clientId) throw new InvalidClientError('Invalid client: send client_id (and client_secret for a confidential client).');
+export async function revokeToken(
+  deps: { clients: ClientDirectory; grants: GrantRepository },
+  req: RevocationRequest,
+): Promise<void> {
+  if (!req.clientId)
+    throw new InvalidClientError('Invalid client: send client_id (and client_secret for a confidential client).');
   const client = await deps.clients.find(req.clientId);
-  if (!client || !secretMatches(client, req.clientSecret)) throw new InvalidClientError('Invalid client: client authentication failed.');
+  if (!client || !secretMatches(client, req.clientSecret))
+    throw new InvalidClientError('Invalid client: client authentication failed.');
   if (typeof req.token !== 'string' || !req.token) throw new InvalidRequestError('Missing parameter: token.');
   const row = await deps.grants.findToken(req.token);
   if (!row || row.client_id !== client.id) return;

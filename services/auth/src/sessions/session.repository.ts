@@ -24,20 +24,32 @@ export class SessionRepository {
     const token = randomToken();
     const expiresAt = new Date(now.getTime() + this.ttlMs);
     await this.ds.query('DELETE FROM sessions WHERE expires_at <= $1', [now]);
-    await this.ds.query('INSERT INTO sessions (id, user_id, account_id, csrf_token, expires_at) VALUES ($1, $2, $3, $4, $5)', [hashToken(token), userId, accountId, randomToken(), expiresAt]);
+    await this.ds.query(
+      'INSERT INTO sessions (id, user_id, account_id, csrf_token, expires_at) VALUES ($1, $2, $3, $4, $5)',
+      [hashToken(token), userId, accountId, randomToken(), expiresAt],
+    );
     return { token, expiresAt };
   }
 
   /** The live session of a token, or undefined when it is unknown, expired, or its user or account is disabled. */
   async find(token: string, now = new Date()): Promise<Session | undefined> {
-    const rows: { user_id: string; account_id: string; email: string; csrf_token: string; expires_at: Date }[] = await this.ds.query(
-      `SELECT s.user_id, s.account_id, u.email, s.csrf_token, s.expires_at
+    const rows: { user_id: string; account_id: string; email: string; csrf_token: string; expires_at: Date }[] =
+      await this.ds.query(
+        `SELECT s.user_id, s.account_id, u.email, s.csrf_token, s.expires_at
          FROM sessions s JOIN users u ON u.id = s.user_id JOIN accounts a ON a.id = s.account_id
         WHERE s.id = $1 AND s.expires_at > $2 AND NOT u.disabled AND NOT a.disabled`,
-      [hashToken(token), now],
-    );
+        [hashToken(token), now],
+      );
     const r = rows[0];
-    return r && { userId: r.user_id, accountId: r.account_id, email: r.email, csrfToken: r.csrf_token, expiresAt: new Date(r.expires_at) };
+    return (
+      r && {
+        userId: r.user_id,
+        accountId: r.account_id,
+        email: r.email,
+        csrfToken: r.csrf_token,
+        expiresAt: new Date(r.expires_at),
+      }
+    );
   }
 
   async delete(token: string): Promise<void> {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 
 /** The one thing the backoff needs of PostgreSQL (a DataSource fits). */
 export interface SqlPort {
-  query(sql: string, params?: unknown[]): Promise<any[]>;
+  query<T>(sql: string, params?: unknown[]): Promise<T[]>;
 }
 
 export interface BackoffPolicy {
@@ -37,8 +37,9 @@ export class SignInBackoff {
   async attempt(email: string): Promise<AttemptVerdict> {
     if (this.policy.freeFailures <= 0) return { allowed: true };
     const failures = `CASE WHEN f.last_attempt_at < now() - ${FORGET_AFTER} THEN 1 ELSE f.failures + 1 END`;
-    const lockAfter = (n: string) => `CASE WHEN ${n} >= $2 THEN now() + least($4::float8, $3::float8 * power(2, least(${n} - $2, 40))) * interval '1 millisecond' END`;
-    const counted = await this.db.query(
+    const lockAfter = (n: string) =>
+      `CASE WHEN ${n} >= $2 THEN now() + least($4::float8, $3::float8 * power(2, least(${n} - $2, 40))) * interval '1 millisecond' END`;
+    const counted = await this.db.query<{ failures: number }>(
       `INSERT INTO sign_in_failures AS f (email_hash, failures, locked_until, last_attempt_at) VALUES ($1, 1, ${lockAfter('1')}, now())
        ON CONFLICT (email_hash) DO UPDATE SET failures = ${failures}, locked_until = ${lockAfter(failures)}, last_attempt_at = now()
        WHERE f.locked_until IS NULL OR f.locked_until <= now()
@@ -46,7 +47,7 @@ export class SignInBackoff {
       [emailHash(email), this.policy.freeFailures, this.policy.firstLockMs, this.policy.maxLockMs],
     );
     if (counted.length) return { allowed: true };
-    const [lock] = await this.db.query(
+    const [lock] = await this.db.query<{ wait_ms: number } | undefined>(
       `SELECT greatest(0, ceil(extract(epoch FROM (locked_until - now())) * 1000))::int AS wait_ms FROM sign_in_failures WHERE email_hash = $1`,
       [emailHash(email)],
     );
@@ -56,6 +57,9 @@ export class SignInBackoff {
   /** The right password: the email starts again with its free failures (and long-idle counts are dropped). */
   async succeeded(email: string): Promise<void> {
     if (this.policy.freeFailures <= 0) return;
-    await this.db.query(`DELETE FROM sign_in_failures WHERE email_hash = $1 OR last_attempt_at < now() - ${FORGET_AFTER}`, [emailHash(email)]);
+    await this.db.query(
+      `DELETE FROM sign_in_failures WHERE email_hash = $1 OR last_attempt_at < now() - ${FORGET_AFTER}`,
+      [emailHash(email)],
+    );
   }
 }

@@ -34,18 +34,25 @@ export async function signIn(ports: SignInPorts, email: string, password: string
   const attempt = await ports.backoff.attempt(email);
   if (!attempt.allowed) {
     const retryAfterSeconds = Math.ceil(attempt.retryAfterMs / 1000);
-    return { ok: false, retryAfterSeconds, message: `Too many failed sign-ins for this email. Try again in ${waitText(retryAfterSeconds)}.` };
+    return {
+      ok: false,
+      retryAfterSeconds,
+      message: `Too many failed sign-ins for this email. Try again in ${waitText(retryAfterSeconds)}.`,
+    };
   }
   const passwords = ports.passwords ?? owaspHasher;
   const user = await ports.accounts.findUserByEmail(email.trim());
   const stored = user?.password_hash ?? (await passwords.decoyHash());
   const matches = await (ports.checkPassword ?? ((p: string, s: string) => passwords.verify(p, s)))(password, stored);
-  if (!user || !user.password_hash || !matches) return { ok: false, message: 'The email or the password is not right.' };
+  if (!user || !user.password_hash || !matches)
+    return { ok: false, message: 'The email or the password is not right.' };
   await ports.backoff.succeeded(email);
   // The one moment the password is known: a hash made at an older cost is made again at the current one.
-  if (!passwords.isCurrent(user.password_hash)) await ports.accounts.replacePasswordHash(user.id, user.password_hash, await passwords.hash(password));
+  if (!passwords.isCurrent(user.password_hash))
+    await ports.accounts.replacePasswordHash(user.id, user.password_hash, await passwords.hash(password));
   const account = await ports.accounts.find(user.account_id);
-  if (user.disabled || !account || account.disabled) return { ok: false, message: 'This account is disabled. Contact support to enable it again.' };
+  if (user.disabled || !account || account.disabled)
+    return { ok: false, message: 'This account is disabled. Contact support to enable it again.' };
   const session = await ports.sessions.create(user.id, user.account_id);
   return { ok: true, ...session };
 }

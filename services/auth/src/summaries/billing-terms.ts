@@ -4,7 +4,8 @@ import { isEntitled, PAID_PLANS, type PlanQuotas } from '../accounts/plans';
 
 const DAY_MS = 86_400_000;
 
-export const PLAN_CHANGES = 'Plans are changed by the Postbus operator (pnpm postbus set-plan); no payment is taken through the API.';
+export const PLAN_CHANGES =
+  'Plans are changed by the Postbus operator (pnpm postbus set-plan); no payment is taken through the API.';
 
 /** Whole days until `endsAt`, rounded up; 0 once it has passed. */
 export function daysLeft(endsAt: Date, now: Date): number {
@@ -29,14 +30,24 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
 export function whenTrialOver(a: Pick<AccountRow, 'plan' | 'tester' | 'trial_ends_at'>, now: Date): string {
   const endsAt = new Date(a.trial_ends_at);
   const refused = 'API and agent calls answer 403 plan_required until the operator sets a paid plan';
-  if (a.plan === 'expired') return `The plan has expired: uploads and link imports answer 403 upload_plan_required${a.tester ? '; as a tester account it keeps API access otherwise' : `, and ${refused}`}.`;
+  if (a.plan === 'expired')
+    return `The plan has expired: uploads and link imports answer 403 upload_plan_required${a.tester ? '; as a tester account it keeps API access otherwise' : `, and ${refused}`}.`;
   if (PAID_PLANS.has(a.plan)) return `The account is on the ${a.plan} plan; the trial no longer limits it.`;
-  if (a.tester) return `Tester accounts keep API access after the trial (it ${endsAt > now ? 'ends' : 'ended'} on ${day(endsAt)}).`;
-  return endsAt > now ? `When the trial ends on ${day(endsAt)}, ${refused}.` : `The trial ended on ${day(endsAt)}: ${refused}.`;
+  if (a.tester)
+    return `Tester accounts keep API access after the trial (it ${endsAt > now ? 'ends' : 'ended'} on ${day(endsAt)}).`;
+  return endsAt > now
+    ? `When the trial ends on ${day(endsAt)}, ${refused}.`
+    : `The trial ended on ${day(endsAt)}: ${refused}.`;
 }
 
 /** The billing summary: the plan's limits beside their use, and what happens when each runs out. */
-export function billingSummary(a: AccountRow, quotas: PlanQuotas, posts: QuotaUsage, storage: StorageUsage, now: Date): BillingSummary {
+export function billingSummary(
+  a: AccountRow,
+  quotas: PlanQuotas,
+  posts: QuotaUsage,
+  storage: StorageUsage,
+  now: Date,
+): BillingSummary {
   const endsAt = new Date(a.trial_ends_at);
   const storageLeft = Math.max(0, quotas.storageBytes - storage.usedBytes);
   return {

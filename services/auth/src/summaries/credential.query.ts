@@ -1,27 +1,25 @@
-import type { DataSource } from 'typeorm';
 import type { AccountOverview, Principal } from '@postbus/contracts';
+import type { ApiKeyRepository } from '../keys/api-key.repository';
+import type { GrantRepository } from '../oauth/grant.repository';
 
 /** The key (or OAuth access token) behind a principal: its name and expiry, from auth's own tables. */
-export async function describeCredential(ds: DataSource, principal: Principal): Promise<AccountOverview['credential']> {
+export async function describeCredential(
+  ports: { keys: Pick<ApiKeyRepository, 'find'>; grants: Pick<GrantRepository, 'describeToken'> },
+  principal: Principal,
+): Promise<AccountOverview['credential']> {
   const { type, id } = principal.credential;
-  const rows: { name: string | null; expires_at: Date | null }[] =
+  const found =
     type === 'api_key'
-      ? await ds.query('SELECT name, expires_at FROM api_keys WHERE id = $1 AND account_id = $2', [id, principal.accountId])
+      ? await ports.keys.find(id, principal.accountId).then((k) => k && { name: k.name, expiresAt: k.expires_at })
       : type === 'oauth'
-        ? await ds.query(
-            `SELECT coalesce(c.name, g.client_id) AS name, t.expires_at
-               FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id LEFT JOIN oauth_clients c ON c.id = g.client_id
-              WHERE t.id = $1 AND g.account_id = $2`,
-            [id, principal.accountId],
-          )
-        : [];
-  const row = rows[0];
+        ? await ports.grants.describeToken(id, principal.accountId)
+        : undefined;
   return {
     type,
     id,
-    name: row?.name ?? null,
+    name: found?.name ?? null,
     scopes: principal.scopes,
     profileIds: principal.profileIds,
-    expiresAt: row?.expires_at ? new Date(row.expires_at).toISOString() : null,
+    expiresAt: found?.expiresAt ? new Date(found.expiresAt).toISOString() : null,
   };
 }

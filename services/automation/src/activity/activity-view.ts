@@ -1,7 +1,14 @@
 import type { ActivityOutcome, AutomationActivity } from '@postbus/contracts';
 import type { ActivityRecord, ActivityState } from './activity.repository';
 
-const OUTCOME: Record<ActivityState, ActivityOutcome> = { queued: 'pending', sending: 'pending', retrying: 'pending', replied: 'replied', skipped: 'skipped', failed: 'failed' };
+const OUTCOME: Record<ActivityState, ActivityOutcome> = {
+  queued: 'pending',
+  sending: 'pending',
+  retrying: 'pending',
+  replied: 'replied',
+  skipped: 'skipped',
+  failed: 'failed',
+};
 
 /** The states behind each outcome clients filter by. */
 export const STATES_OF: Record<ActivityOutcome, ActivityState[]> = {

@@ -5,8 +5,13 @@ import { activityView, STATES_OF } from './activity-view';
 const DEFAULT_LIMIT = 20;
 
 /** The account's activity, newest first; a key limited to some profiles sees only theirs. */
-export async function listActivity(ports: { activity: ActivityRepository }, principal: Principal, q: AutomationActivityQuery) {
-  if (q.profileId && !principalMayUseProfile(principal, q.profileId)) throw new AppError('profile_scope_denied', `This key may not use the profile ${q.profileId}.`);
+export async function listActivity(
+  ports: { activity: ActivityRepository },
+  principal: Principal,
+  q: AutomationActivityQuery,
+) {
+  if (q.profileId && !principalMayUseProfile(principal, q.profileId))
+    throw new AppError('profile_scope_denied', `This key may not use the profile ${q.profileId}.`);
   const profileIds = q.profileId ? [q.profileId] : principal.profileIds === 'all' ? undefined : principal.profileIds;
   const limit = q.limit ?? DEFAULT_LIMIT;
   const rows = await ports.activity.list(principal.accountId, {
@@ -18,7 +23,10 @@ export async function listActivity(ports: { activity: ActivityRepository }, prin
   });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { data: page.map(activityView), nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
+  return {
+    data: page.map(activityView),
+    nextCursor: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null,
+  };
 }
 
 function encodeCursor(createdAt: Date, id: string): string {

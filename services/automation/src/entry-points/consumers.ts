@@ -1,19 +1,17 @@
-import { compile, describeErrors, Events } from '@postbus/contracts';
-import { PermanentError, type Bus, type EventConsumer } from '@postbus/bus';
+import { Events } from '@postbus/contracts';
+import type { Bus, EventConsumer } from '@postbus/bus';
 import type { AnswerPorts } from '../replies/answer.ports';
 import { answerComment } from '../replies/answer-comment.use-case';
 
-/** comment.received → the comment answered (or not) for each account; passing failures retry through delay queues. */
-export function consumeComments(bus: Bus, ports: AnswerPorts, opts: { retryDelaysMs: number[]; concurrency: number }): EventConsumer {
-  const check = compile(Events.commentReceived.schema);
-  return bus.consume({
-    queue: 'automation.comments',
-    events: [Events.commentReceived.name],
-    retryDelaysMs: opts.retryDelaysMs,
-    prefetch: opts.concurrency,
-    async handler(event, { attempt }) {
-      if (!check(event.data)) throw new PermanentError(`${event.name} does not match its contract: ${describeErrors(check.errors)}`);
-      await answerComment(ports, event.data, { finalAttempt: attempt > opts.retryDelaysMs.length });
-    },
-  });
+/** comment.received → the comment answered (or not) for each account; passing failures retry through delay queues, a body that breaks its contract goes to dead letters. */
+export function consumeComments(
+  bus: Bus,
+  ports: AnswerPorts,
+  opts: { retryDelaysMs: number[]; concurrency: number },
+): EventConsumer {
+  return bus
+    .consume({ queue: 'automation.comments', retryDelaysMs: opts.retryDelaysMs, prefetch: opts.concurrency })
+    .on(Events.commentReceived, (event, { attempt }) =>
+      answerComment(ports, event.data, { finalAttempt: attempt > opts.retryDelaysMs.length }),
+    );
 }

@@ -29,16 +29,23 @@ export function webhookApp(ports: WebhookHttpPorts, logger: Logger): Express {
     const mode = req.query['hub.mode'];
     const challenge = req.query['hub.challenge'];
     if (mode !== 'subscribe' || !isVerifyTokenValid(req.query['hub.verify_token'], ports.verifyToken)) {
-      throw new AppError('invalid_signature', 'The subscription handshake needs hub.mode=subscribe and the configured verify token.');
+      throw new AppError(
+        'invalid_signature',
+        'The subscription handshake needs hub.mode=subscribe and the configured verify token.',
+      );
     }
-    if (typeof challenge !== 'string' || !CHALLENGE.test(challenge)) throw new AppError('validation_error', 'hub.challenge is missing or malformed.');
+    if (typeof challenge !== 'string' || !CHALLENGE.test(challenge))
+      throw new AppError('validation_error', 'hub.challenge is missing or malformed.');
     res.status(200).type('text/plain').set('X-Content-Type-Options', 'nosniff').send(challenge);
   });
 
   app.post('/webhooks/meta', express.raw({ type: () => true, limit: ports.bodyLimit }), async (req, res) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     if (!isSignedByAny(raw, req.get('x-hub-signature-256'), ports.appSecrets)) {
-      throw new AppError('invalid_signature', 'X-Hub-Signature-256 is missing or does not match the body signed with the App Secret.');
+      throw new AppError(
+        'invalid_signature',
+        'X-Hub-Signature-256 is missing or does not match the body signed with the App Secret.',
+      );
     }
     let payload: unknown;
     try {
@@ -55,7 +62,8 @@ export function webhookApp(ports: WebhookHttpPorts, logger: Logger): Express {
   const onError: ErrorRequestHandler = (err, _req, res, _next) => {
     let error: AppError;
     if (err instanceof AppError) error = err;
-    else if ((err as { type?: string })?.type === 'entity.too.large') error = new AppError('validation_error', `The webhook body is larger than ${ports.bodyLimit}.`);
+    else if ((err as { type?: string })?.type === 'entity.too.large')
+      error = new AppError('validation_error', `The webhook body is larger than ${ports.bodyLimit}.`);
     else {
       logger.error('comment webhook failed', { err: (err as Error)?.stack ?? String(err) });
       error = new AppError('internal_error', 'Internal error.');

@@ -3,7 +3,8 @@ import type { AutomationRule } from '@postbus/contracts';
 /** Words: letters (with their marks), digits and _, optionally led by # or @ (hashtags, mentions). */
 const WORD = /[#@]?[\p{L}\p{M}\p{N}_]+/gu;
 /** Scripts written without spaces between words: their keywords match anywhere in the text. */
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
 export function normalizeText(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();

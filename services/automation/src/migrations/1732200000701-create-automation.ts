@@ -46,7 +46,9 @@ export class CreateAutomation1732200000701 implements MigrationInterface {
     )`);
     await q.query('CREATE INDEX activity_account ON activity (account_id, created_at DESC, id DESC)');
     // The caps count the replies a rule sent or is sending, per post and per hour.
-    await q.query(`CREATE INDEX activity_caps ON activity (account_id, rule_id, profile_id, created_at) WHERE state IN ('queued', 'sending', 'retrying', 'replied')`);
+    await q.query(
+      `CREATE INDEX activity_caps ON activity (account_id, rule_id, profile_id, created_at) WHERE state IN ('queued', 'sending', 'retrying', 'replied')`,
+    );
   }
   async down(q: QueryRunner): Promise<void> {
     await q.query('DROP TABLE activity');

@@ -10,10 +10,17 @@ import { sendReply, type RetryLater } from './send-reply';
  * decided is recorded before anything is sent, and a redelivered comment continues from there.
  * Throws TransientError while the reply waits for a later attempt.
  */
-export async function answerComment(ports: AnswerPorts, comment: CommentReceived, opts: { finalAttempt: boolean }): Promise<void> {
+export async function answerComment(
+  ports: AnswerPorts,
+  comment: CommentReceived,
+  opts: { finalAttempt: boolean },
+): Promise<void> {
   const profiles = await ports.findProfiles(comment.platform, comment.platformAccountId);
   if (!profiles.length) {
-    ports.logger.info('comment on an account no profile connects; ignored', { platform: comment.platform, commentId: comment.commentId });
+    ports.logger.info('comment on an account no profile connects; ignored', {
+      platform: comment.platform,
+      commentId: comment.commentId,
+    });
     return;
   }
   for (const profile of profiles) {
@@ -23,14 +30,25 @@ export async function answerComment(ports: AnswerPorts, comment: CommentReceived
   }
 }
 
-async function answerForProfile(ports: AnswerPorts, comment: CommentReceived, profile: Profile, finalAttempt: boolean): Promise<{ taken: boolean; later?: RetryLater }> {
+async function answerForProfile(
+  ports: AnswerPorts,
+  comment: CommentReceived,
+  profile: Profile,
+  finalAttempt: boolean,
+): Promise<{ taken: boolean; later?: RetryLater }> {
   // An account that never imported a template has not set up auto-reply: nothing is recorded.
   const template = await ports.templates.find(profile.accountId);
   if (!template) return { taken: false };
-  const row = (await ports.activity.find(profile.accountId, comment.platform, comment.commentId)) ?? (await recordDecision(ports, template.template, profile, comment));
+  const row =
+    (await ports.activity.find(profile.accountId, comment.platform, comment.commentId)) ??
+    (await recordDecision(ports, template.template, profile, comment));
   switch (row.state) {
     case 'sending':
-      await ports.activity.markFailed(row.id, 'outcome_unknown', 'The reply was being sent when the work was interrupted; it is not sent again, so that the comment is never answered twice.');
+      await ports.activity.markFailed(
+        row.id,
+        'outcome_unknown',
+        'The reply was being sent when the work was interrupted; it is not sent again, so that the comment is never answered twice.',
+      );
       return { taken: true };
     case 'queued':
     case 'retrying':

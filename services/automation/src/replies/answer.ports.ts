@@ -1,6 +1,5 @@
 import type { CommentReceived, Credentials, Profile, ReplyAction } from '@postbus/contracts';
-import type { Logger } from '@postbus/kit';
-import type { DataSource } from 'typeorm';
+import type { Database, Logger } from '@postbus/kit';
 import type { ActivityRepository } from '../activity/activity.repository';
 import type { TemplateRepository } from '../templates/template.repository';
 
@@ -16,7 +15,7 @@ export interface ReplyRequest {
 }
 
 export interface AnswerPorts {
-  ds: DataSource;
+  db: Database;
   activity: ActivityRepository;
   templates: TemplateRepository;
   /** The active profiles connected to the platform account commented on (connections, over RPC). */

@@ -1,5 +1,12 @@
 import { isPlatform } from '@postbus/contracts';
-import { PlatformError, replyOnThreads, replyToFacebookComment, replyToInstagramComment, sendFacebookPrivateReply, sendInstagramPrivateReply } from '@postbus/platforms';
+import {
+  PlatformError,
+  replyOnThreads,
+  replyToFacebookComment,
+  replyToInstagramComment,
+  sendFacebookPrivateReply,
+  sendInstagramPrivateReply,
+} from '@postbus/platforms';
 import type { ReplyRequest } from './answer.ports';
 
 export interface ReplyApis {
@@ -27,12 +34,29 @@ export function platformReplySender(apis: ReplyApis) {
     }
     if (r.platform === 'facebook') {
       const api = { ...common, baseUrl: apis.facebookApiUrl };
-      return r.action === 'private_reply' ? sendFacebookPrivateReply(api, r.platformUserId, r.comment.commentId, r.text) : replyToFacebookComment(api, r.comment.commentId, r.text);
+      return r.action === 'private_reply'
+        ? sendFacebookPrivateReply(api, r.platformUserId, r.comment.commentId, r.text)
+        : replyToFacebookComment(api, r.comment.commentId, r.text);
     }
     if (r.platform === 'threads' && r.action === 'reply') {
-      return replyOnThreads({ ...common, baseUrl: apis.threadsApiUrl, userId: r.platformUserId, pollIntervalMs: apis.pollIntervalMs, maxPolls: 30 }, r.comment.commentId, r.text);
+      return replyOnThreads(
+        {
+          ...common,
+          baseUrl: apis.threadsApiUrl,
+          userId: r.platformUserId,
+          pollIntervalMs: apis.pollIntervalMs,
+          maxPolls: 30,
+        },
+        r.comment.commentId,
+        r.text,
+      );
     }
     const platform = isPlatform(r.platform) ? r.platform : 'instagram';
-    return Promise.reject(new PlatformError(`Postbus cannot ${r.action === 'private_reply' ? 'send private replies to' : 'answer'} ${r.platform} comments.`, { platform, transient: false, code: 'unsupported_platform' }));
+    return Promise.reject(
+      new PlatformError(
+        `Postbus cannot ${r.action === 'private_reply' ? 'send private replies to' : 'answer'} ${r.platform} comments.`,
+        { platform, transient: false, code: 'unsupported_platform' },
+      ),
+    );
   };
 }

@@ -15,14 +15,27 @@ export interface RetryLater {
  * token is refreshed once; passing refusals (throttling, 5xx) wait for a later attempt unless
  * this is the last one.
  */
-export async function sendReply(ports: AnswerPorts, row: ActivityRecord, profile: Profile, comment: CommentReceived, finalAttempt: boolean): Promise<RetryLater | undefined> {
+export async function sendReply(
+  ports: AnswerPorts,
+  row: ActivityRecord,
+  profile: Profile,
+  comment: CommentReceived,
+  finalAttempt: boolean,
+): Promise<RetryLater | undefined> {
   let creds = await usableCredentials(ports, row, profile, false);
   if (!creds) return undefined;
   if (!(await ports.activity.claimForSending(row.id))) return undefined;
 
   for (let refreshed = false; ; refreshed = true) {
     try {
-      const { id } = await ports.sendReply({ platform: comment.platform, action: row.action!, accessToken: creds.accessToken, platformUserId: creds.platformUserId, comment, text: row.replyText! });
+      const { id } = await ports.sendReply({
+        platform: comment.platform,
+        action: row.action!,
+        accessToken: creds.accessToken,
+        platformUserId: creds.platformUserId,
+        comment,
+        text: row.replyText!,
+      });
       await ports.activity.markReplied(row.id, id, ports.clock());
       return undefined;
     } catch (err) {
@@ -40,7 +53,11 @@ export async function sendReply(ports: AnswerPorts, row: ActivityRecord, profile
         return undefined;
       }
       if (err.outcomeUnknown) {
-        await ports.activity.markFailed(row.id, 'outcome_unknown', `${err.message} It is not sent again, so that the comment is never answered twice.`);
+        await ports.activity.markFailed(
+          row.id,
+          'outcome_unknown',
+          `${err.message} It is not sent again, so that the comment is never answered twice.`,
+        );
         return undefined;
       }
       if (err.transient && !finalAttempt) {
@@ -57,19 +74,32 @@ export async function sendReply(ports: AnswerPorts, row: ActivityRecord, profile
  * The profile's credentials, or undefined once the row is failed because the profile cannot be
  * used (disconnected, needs reconnecting). A service that does not answer throws, for a later attempt.
  */
-async function usableCredentials(ports: AnswerPorts, row: ActivityRecord, profile: Profile, refresh: boolean): Promise<Credentials | undefined> {
+async function usableCredentials(
+  ports: AnswerPorts,
+  row: ActivityRecord,
+  profile: Profile,
+  refresh: boolean,
+): Promise<Credentials | undefined> {
   let creds: Credentials;
   try {
     creds = await ports.credentials(profile, { refresh });
   } catch (err) {
     if (err instanceof AppError && err.code !== 'service_unavailable' && err.code !== 'internal_error') {
-      await ports.activity.markFailed(row.id, 'profile_unavailable', `The profile's credentials could not be read: ${err.message}`);
+      await ports.activity.markFailed(
+        row.id,
+        'profile_unavailable',
+        `The profile's credentials could not be read: ${err.message}`,
+      );
       return undefined;
     }
     throw err;
   }
   if (creds.status !== 'active') {
-    await ports.activity.markFailed(row.id, 'profile_unavailable', `The profile is ${creds.status.replace(/_/g, ' ')}; reconnect it so that auto-reply can answer.`);
+    await ports.activity.markFailed(
+      row.id,
+      'profile_unavailable',
+      `The profile is ${creds.status.replace(/_/g, ' ')}; reconnect it so that auto-reply can answer.`,
+    );
     return undefined;
   }
   return creds;

@@ -9,15 +9,22 @@ import { checkTemplate } from './template.rules';
  * template changes nothing: validation_error with every problem in `details.problems`. The
  * template covers every profile of the account, so a key limited to some profiles may not import one.
  */
-export async function importTemplate(ports: TemplatePorts, principal: Principal, input: { template: unknown; dryRun?: boolean }): Promise<TemplateImportResult> {
+export async function importTemplate(
+  ports: TemplatePorts,
+  principal: Principal,
+  input: { template: unknown; dryRun?: boolean },
+): Promise<TemplateImportResult> {
   if (principal.profileIds !== 'all') {
-    throw new AppError('profile_scope_denied', 'The auto-reply template covers every profile of the account; import it with a key that may use all profiles.');
+    throw new AppError(
+      'profile_scope_denied',
+      'The auto-reply template covers every profile of the account; import it with a key that may use all profiles.',
+    );
   }
   const { problems, template } = checkTemplate(input.template, await ports.listProfiles(principal));
   if (!template) throw invalidTemplate(problems);
   const dryRun = input.dryRun ?? false;
 
-  return ports.ds.transaction(async (m) => {
+  return ports.db.transaction(async (m) => {
     const current = await ports.templates.lock(m, principal.accountId);
     const changes = diffTemplates(current?.template ?? EMPTY_TEMPLATE, template);
     const changed = changes.length > 0;
@@ -33,5 +40,9 @@ export async function importTemplate(ports: TemplatePorts, principal: Principal,
 
 function invalidTemplate(problems: TemplateProblem[]): AppError {
   const list = problems.map((p) => `${p.path}: ${p.message}`).join('; ');
-  return new AppError('validation_error', `The template has ${problems.length} problem${problems.length === 1 ? '' : 's'} and was not imported: ${list}.`, { problems });
+  return new AppError(
+    'validation_error',
+    `The template has ${problems.length} problem${problems.length === 1 ? '' : 's'} and was not imported: ${list}.`,
+    { problems },
+  );
 }

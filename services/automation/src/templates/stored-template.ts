@@ -7,7 +7,13 @@ export type StoredTemplate = Omit<AutomationTemplate, 'revision' | 'updatedAt'>;
 export const EMPTY_TEMPLATE: StoredTemplate = { version: AUTOMATION_TEMPLATE_VERSION, enabled: true, rules: [] };
 
 export function templateView(template: StoredTemplate, revision: number, updatedAt: Date | null): AutomationTemplate {
-  return { version: template.version, enabled: template.enabled, rules: template.rules, revision, updatedAt: updatedAt ? updatedAt.toISOString() : null };
+  return {
+    version: template.version,
+    enabled: template.enabled,
+    rules: template.rules,
+    revision,
+    updatedAt: updatedAt ? updatedAt.toISOString() : null,
+  };
 }
 
 /** The rule with its fields in their documented order (stored JSON does not keep it). */

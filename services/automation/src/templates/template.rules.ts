@@ -31,8 +31,15 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is
  * Checks a template against its schema and the account's profiles, listing every problem at once;
  * the template comes back with its defaults filled in only when there are none.
  */
-export function checkTemplate(input: unknown, profiles: KnownProfile[]): { problems: TemplateProblem[]; template: StoredTemplate | null } {
-  if (!isObject(input)) return { problems: [{ path: '(template)', message: 'must be a JSON object: { "version": 1, "rules": [ … ] }' }], template: null };
+export function checkTemplate(
+  input: unknown,
+  profiles: KnownProfile[],
+): { problems: TemplateProblem[]; template: StoredTemplate | null } {
+  if (!isObject(input))
+    return {
+      problems: [{ path: '(template)', message: 'must be a JSON object: { "version": 1, "rules": [ … ] }' }],
+      template: null,
+    };
   const problems = dedupe([...schemaProblems(input), ...ruleProblems(input, profiles)]);
   return { problems, template: problems.length ? null : normalize(input as AutomationTemplateInput) };
 }
@@ -52,7 +59,10 @@ function toProblem(e: ErrorObject): TemplateProblem {
     case 'additionalProperties':
       return { path: join(at, String(params.additionalProperty)), message: 'is not a field of the template format' };
     case 'const':
-      return { path: at, message: `must be ${JSON.stringify(params.allowedValue)}${at === 'version' ? ' (the template format this server reads)' : ''}` };
+      return {
+        path: at,
+        message: `must be ${JSON.stringify(params.allowedValue)}${at === 'version' ? ' (the template format this server reads)' : ''}`,
+      };
     case 'enum':
       return { path: at, message: `must be one of ${(params.allowedValues as unknown[]).join(', ')}` };
     case 'anyOf':
@@ -75,7 +85,11 @@ function ruleProblems(input: Record<string, unknown>, profiles: KnownProfile[]):
     const at = `rules[${i}]`;
     if (typeof rule.id === 'string') {
       const first = firstWithId.get(rule.id);
-      if (first !== undefined) problems.push({ path: `${at}.id`, message: `"${rule.id}" is already the id of rules[${first}]; rule ids must be unique` });
+      if (first !== undefined)
+        problems.push({
+          path: `${at}.id`,
+          message: `"${rule.id}" is already the id of rules[${first}]; rule ids must be unique`,
+        });
       else firstWithId.set(rule.id, i);
     }
     const trigger = isObject(rule.trigger) ? rule.trigger : {};
@@ -83,28 +97,56 @@ function ruleProblems(input: Record<string, unknown>, profiles: KnownProfile[]):
     strings(trigger.keywords).forEach((keyword, k) => {
       const normal = normalizeText(keyword);
       if (!normal) problems.push({ path: `${at}.trigger.keywords[${k}]`, message: 'is blank' });
-      else if (seen.has(normal)) problems.push({ path: `${at}.trigger.keywords[${k}]`, message: `repeats keywords[${seen.get(normal)}] (keywords are case-insensitive)` });
+      else if (seen.has(normal))
+        problems.push({
+          path: `${at}.trigger.keywords[${k}]`,
+          message: `repeats keywords[${seen.get(normal)}] (keywords are case-insensitive)`,
+        });
       else seen.set(normal, k);
     });
     const action = isObject(rule.action) ? rule.action : {};
     if (typeof action.text === 'string') {
-      for (const name of unknownPlaceholders(action.text)) problems.push({ path: `${at}.action.text`, message: `uses the unknown placeholder {${name}}; the only placeholder is {name}` });
+      for (const name of unknownPlaceholders(action.text))
+        problems.push({
+          path: `${at}.action.text`,
+          message: `uses the unknown placeholder {${name}}; the only placeholder is {name}`,
+        });
       if (!action.text.trim()) problems.push({ path: `${at}.action.text`, message: 'is blank' });
     }
     const privateReply = action.type === 'private_reply';
     const platforms = strings(rule.platforms);
     platforms.forEach((platform, k) => {
       if (!isPlatform(platform)) return; // the schema names the allowed values
-      if (!isSource(platform)) problems.push({ path: `${at}.platforms[${k}]`, message: `${platform} comments cannot be answered (Postbus hears comments on ${COMMENT_SOURCE_PLATFORMS.join(' and ')})` });
-      else if (privateReply && !allowsPrivateReply(platform)) problems.push({ path: `${at}.platforms[${k}]`, message: `${platform} does not allow private replies to comments` });
+      if (!isSource(platform))
+        problems.push({
+          path: `${at}.platforms[${k}]`,
+          message: `${platform} comments cannot be answered (Postbus hears comments on ${COMMENT_SOURCE_PLATFORMS.join(' and ')})`,
+        });
+      else if (privateReply && !allowsPrivateReply(platform))
+        problems.push({
+          path: `${at}.platforms[${k}]`,
+          message: `${platform} does not allow private replies to comments`,
+        });
     });
     strings(rule.profileIds).forEach((id, k) => {
       const profile = byId.get(id);
       const path = `${at}.profileIds[${k}]`;
       if (!profile) problems.push({ path, message: `no profile ${id} in this account` });
-      else if (!isSource(profile.platform)) problems.push({ path, message: `${id} is a ${profile.platform} profile; ${profile.platform} comments cannot be answered` });
-      else if (platforms.length && !platforms.includes(profile.platform)) problems.push({ path, message: `${id} is a ${profile.platform} profile, but the rule is limited to ${platforms.join(', ')}` });
-      else if (privateReply && !allowsPrivateReply(profile.platform)) problems.push({ path, message: `${id} is a ${profile.platform} profile; ${profile.platform} does not allow private replies` });
+      else if (!isSource(profile.platform))
+        problems.push({
+          path,
+          message: `${id} is a ${profile.platform} profile; ${profile.platform} comments cannot be answered`,
+        });
+      else if (platforms.length && !platforms.includes(profile.platform))
+        problems.push({
+          path,
+          message: `${id} is a ${profile.platform} profile, but the rule is limited to ${platforms.join(', ')}`,
+        });
+      else if (privateReply && !allowsPrivateReply(profile.platform))
+        problems.push({
+          path,
+          message: `${id} is a ${profile.platform} profile; ${profile.platform} does not allow private replies`,
+        });
     });
   });
   return problems;
@@ -118,7 +160,10 @@ function normalizeRule(rule: AutomationRuleInput): AutomationRule {
   return canonicalRule({
     ...rule,
     enabled: rule.enabled ?? true,
-    caps: { perPost: rule.caps?.perPost ?? DEFAULT_RULE_CAPS.perPost, perHour: rule.caps?.perHour ?? DEFAULT_RULE_CAPS.perHour },
+    caps: {
+      perPost: rule.caps?.perPost ?? DEFAULT_RULE_CAPS.perPost,
+      perHour: rule.caps?.perHour ?? DEFAULT_RULE_CAPS.perHour,
+    },
   });
 }
 

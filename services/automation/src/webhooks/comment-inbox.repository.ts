@@ -1,10 +1,10 @@
 import { newId, type CommentReceived } from '@postbus/contracts';
-import type { EntityManager } from 'typeorm';
+import type { SqlRunner } from '@postbus/kit';
 
 /** One row per platform comment ever heard: a redelivered webhook finds its comments already there. */
 export class CommentInboxRepository {
   /** Stores the comments not heard before and answers those. */
-  async insertNew(m: EntityManager, comments: CommentReceived[]): Promise<CommentReceived[]> {
+  async insertNew(m: SqlRunner, comments: CommentReceived[]): Promise<CommentReceived[]> {
     const unique = [...new Map(comments.map((c) => [`${c.platform}\u0000${c.commentId}`, c])).values()];
     if (!unique.length) return [];
     const values: unknown[] = [];

@@ -2,7 +2,8 @@ import type { CommentReceived } from '@postbus/contracts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
-const id = (v: unknown): string | null => (typeof v === 'string' && v ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : null);
+const id = (v: unknown): string | null =>
+  typeof v === 'string' && v ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : null;
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 /** Longest comment text carried on; platforms cap comments well below it. */
 const TEXT_MAX = 8000;
@@ -23,10 +24,17 @@ export function parseMetaComments(payload: unknown, receivedAt: Date): CommentRe
     if (!isObj(entry)) continue;
     const accountId = id(entry.id);
     if (!accountId) continue;
-    const changes = Array.isArray(entry.changes) ? entry.changes : 'field' in entry ? [{ field: entry.field, value: entry.value }] : [];
+    const changes = Array.isArray(entry.changes)
+      ? entry.changes
+      : 'field' in entry
+        ? [{ field: entry.field, value: entry.value }]
+        : [];
     for (const change of changes) {
       if (!isObj(change) || !isObj(change.value)) continue;
-      const comment = platform === 'instagram' ? instagramComment(change, accountId, receivedAt) : facebookComment(change, accountId, receivedAt);
+      const comment =
+        platform === 'instagram'
+          ? instagramComment(change, accountId, receivedAt)
+          : facebookComment(change, accountId, receivedAt);
       if (comment) out.push(comment);
     }
   }

@@ -1,13 +1,21 @@
 import { Rpc } from '@postbus/contracts';
-import { waitFor, type RunningSystem } from '@postbus/testing';
+import { waitFor } from '@postbus/testing';
+import type { RunningSystem } from '../../../../tests/system/support/system';
 
 /** Calls under the gateway's base URL, as a REST client would. */
 export function apiClient(system: RunningSystem) {
-  return async function api(path: string, init: { method?: string; key?: string; body?: unknown; rawBody?: string } = {}) {
+  return async function api(
+    path: string,
+    init: { method?: string; key?: string; body?: unknown; rawBody?: string } = {},
+  ) {
     const headers: Record<string, string> = {};
     if (init.key) headers.authorization = `Bearer ${init.key}`;
     if (init.body !== undefined || init.rawBody !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${system.baseUrl}${path}`, { method: init.method ?? 'GET', headers, body: init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body)) });
+    const res = await fetch(`${system.baseUrl}${path}`, {
+      method: init.method ?? 'GET',
+      headers,
+      body: init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
+    });
     const text = await res.text();
     let body: any = text;
     try {
@@ -31,14 +39,38 @@ export function sandboxComments(system: RunningSystem) {
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
   return {
-    subscribe: (verifyToken: string) => call('POST', '/subscriptions', { callbackUrl: `${system.baseUrl}/webhooks/meta`, verifyToken }),
-    async comment(input: { platform: 'instagram' | 'facebook' | 'threads'; accountId: string; text: string; postId?: string; parentId?: string; from?: { id?: string; name?: string }; fromAccount?: boolean; wrapper?: 'changes' | 'flat'; signature?: 'valid' | 'invalid' | 'missing' }) {
+    subscribe: (verifyToken: string) =>
+      call('POST', '/subscriptions', { callbackUrl: `${system.baseUrl}/webhooks/meta`, verifyToken }),
+    async comment(input: {
+      platform: 'instagram' | 'facebook' | 'threads';
+      accountId: string;
+      text: string;
+      postId?: string;
+      parentId?: string;
+      from?: { id?: string; name?: string };
+      fromAccount?: boolean;
+      wrapper?: 'changes' | 'flat';
+      signature?: 'valid' | 'invalid' | 'missing';
+    }) {
       const res = await call('POST', '', input);
-      if (res.status !== 201) throw new Error(`the sandbox refused a comment: ${res.status} ${JSON.stringify(res.body)}`);
-      return res.body as { comment: { id: string; postId: string }; deliveries: { status: number | null; body: string }[] };
+      if (res.status !== 201)
+        throw new Error(`the sandbox refused a comment: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body as {
+        comment: { id: string; postId: string };
+        deliveries: { status: number | null; body: string }[];
+      };
     },
-    redeliver: async (commentId: string, signature?: 'valid' | 'invalid' | 'missing') => (await call('POST', `/${commentId}/deliver`, signature ? { signature } : {})).body as { deliveries: { status: number | null; body: string }[] },
-    replies: async (commentId: string) => (await call('GET', `/replies?commentId=${encodeURIComponent(commentId)}`)).body as { kind: string; id: string; text: string; commentId: string }[],
+    redeliver: async (commentId: string, signature?: 'valid' | 'invalid' | 'missing') =>
+      (await call('POST', `/${commentId}/deliver`, signature ? { signature } : {})).body as {
+        deliveries: { status: number | null; body: string }[];
+      },
+    replies: async (commentId: string) =>
+      (await call('GET', `/replies?commentId=${encodeURIComponent(commentId)}`)).body as {
+        kind: string;
+        id: string;
+        text: string;
+        commentId: string;
+      }[],
   };
 }
 
@@ -49,7 +81,12 @@ export async function platformUserIdOf(system: RunningSystem, accountId: string,
 }
 
 /** Polls the activity until the comment's entry for this key's account has left `pending`. */
-export async function settledActivity(api: ReturnType<typeof apiClient>, key: string, commentId: string, what = 'the comment to be handled') {
+export async function settledActivity(
+  api: ReturnType<typeof apiClient>,
+  key: string,
+  commentId: string,
+  what = 'the comment to be handled',
+) {
   return waitFor(
     async () => {
       const res = await api(`/api/v1/automation/activity?commentId=${encodeURIComponent(commentId)}`, { key });

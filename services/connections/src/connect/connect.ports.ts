@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { Database } from '@postbus/kit';
 import type { ProfileRepository } from '../profiles/profile.repository';
 import type { PlatformClients } from '../platforms/platform-clients';
 import type { TokenVault } from '../vault/token-vault';
@@ -6,7 +6,7 @@ import type { ConnectionRequestRepository } from './connection-request.repositor
 
 /** What the handoff use cases work with, wired in main.ts. */
 export interface ConnectPorts {
-  ds: DataSource;
+  db: Database;
   requests: ConnectionRequestRepository;
   profiles: ProfileRepository;
   vault: TokenVault;

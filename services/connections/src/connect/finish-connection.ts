@@ -1,5 +1,5 @@
 import { Events, type Platform } from '@postbus/contracts';
-import { writeOutbox } from '@postbus/bus';
+import { envelope, writeOutbox } from '@postbus/bus';
 import type { PlatformAccount } from '@postbus/platforms';
 import { storeProfile } from '../profiles/store-profile';
 import type { ConnectionRequestRow } from './connection-request.repository';
@@ -7,7 +7,12 @@ import type { ConnectPorts } from './connect.ports';
 
 export type HandoffOutcome =
   | { kind: 'connected'; platform: Platform; handle: string; profileId: string; reconnected: boolean }
-  | { kind: 'choose'; platform: Platform; state: string; choices: { platformUserId: string; handle: string; displayName: string; profileImageUrl: string | null }[] }
+  | {
+      kind: 'choose';
+      platform: Platform;
+      state: string;
+      choices: { platformUserId: string; handle: string; displayName: string; profileImageUrl: string | null }[];
+    }
   | { kind: 'failed'; platform: Platform; reason: string }
   /** Nothing was recorded: the callback does not belong to a request this browser started. */
   | { kind: 'invalid'; reason: string };
@@ -16,28 +21,37 @@ export type HandoffOutcome =
  * Stores the account as a profile of the request's account (same id when it was connected before),
  * ends the request and announces connection.created, in one transaction.
  */
-export async function finishConnection(ports: Pick<ConnectPorts, 'ds' | 'profiles' | 'requests' | 'vault' | 'announced'>, request: ConnectionRequestRow, platform: Platform, account: PlatformAccount): Promise<HandoffOutcome> {
-  const result = await ports.ds.transaction(async (m) => {
-    const profile = await storeProfile(m, ports, {
-      accountId: request.account_id,
-      platform,
-      platformUserId: account.platformUserId,
-      handle: account.handle,
-      profileUrl: account.profileUrl,
-      profileImageUrl: account.profileImageUrl,
-      accessToken: account.credentials.accessToken,
-      refreshToken: account.credentials.refreshToken,
-      tokenExpiresAt: account.credentials.expiresAt,
-      grantedScopes: account.scopes ?? null,
+export async function finishConnection(
+  ports: Pick<ConnectPorts, 'db' | 'profiles' | 'requests' | 'vault' | 'announced'>,
+  request: ConnectionRequestRow,
+  platform: Platform,
+  account: PlatformAccount,
+): Promise<HandoffOutcome> {
+  const result = await ports.db
+    .transaction(async (m) => {
+      const profile = await storeProfile(m, ports, {
+        accountId: request.account_id,
+        platform,
+        platformUserId: account.platformUserId,
+        handle: account.handle,
+        profileUrl: account.profileUrl,
+        profileImageUrl: account.profileImageUrl,
+        accessToken: account.credentials.accessToken,
+        refreshToken: account.credentials.refreshToken,
+        tokenExpiresAt: account.credentials.expiresAt,
+        grantedScopes: account.scopes ?? null,
+      });
+      const finished = await ports.requests.finish(m, request.id, { status: 'completed', profileId: profile.id });
+      if (!finished) throw new AlreadyFinished();
+      await writeOutbox(m, [
+        envelope(Events.connectionCreated, { profileId: profile.id, accountId: request.account_id, platform }),
+      ]);
+      return profile;
+    })
+    .catch((err) => {
+      if (err instanceof AlreadyFinished) return undefined;
+      throw err;
     });
-    const finished = await ports.requests.finish(m, request.id, { status: 'completed', profileId: profile.id });
-    if (!finished) throw new AlreadyFinished();
-    await writeOutbox(m, [{ name: Events.connectionCreated.name, data: { profileId: profile.id, accountId: request.account_id, platform } }]);
-    return profile;
-  }).catch((err) => {
-    if (err instanceof AlreadyFinished) return undefined;
-    throw err;
-  });
   if (!result) return { kind: 'invalid', reason: 'This connection request has already finished.' };
   ports.announced();
   return { kind: 'connected', platform, handle: result.handle, profileId: result.id, reconnected: !result.inserted };

@@ -4,19 +4,26 @@ import { statusOf, type ConnectionRequestRow } from './connection-request.reposi
 import { redirectUriFor, type ConnectPorts } from './connect.ports';
 import { hashSecret, randomSecret } from './handoff-secrets';
 import { sealedAt } from '../vault/token-vault';
+import { oauthClientOf } from '../platforms/platform-clients';
 
 /** Why a link cannot start a connection. */
 export type LinkProblem = 'unknown' | 'expired' | 'used' | 'completed' | 'failed';
 
-export type LinkState = { ok: true; platform: Platform; request: ConnectionRequestRow } | { ok: false; problem: LinkProblem; platform?: Platform };
+export type LinkState =
+  | { ok: true; platform: Platform; request: ConnectionRequestRow }
+  | { ok: false; problem: LinkProblem; platform?: Platform };
 
 /** What opening the link finds: ready to start, or why not. Reading changes nothing (link previews are harmless). */
-export async function inspectLink(ports: Pick<ConnectPorts, 'requests' | 'clock'>, requestId: string): Promise<LinkState> {
+export async function inspectLink(
+  ports: Pick<ConnectPorts, 'requests' | 'clock'>,
+  requestId: string,
+): Promise<LinkState> {
   const row = await ports.requests.find(requestId);
   if (!row || !isPlatform(row.platform)) return { ok: false, problem: 'unknown' };
   const platform = row.platform;
   const status = statusOf(row, ports.clock());
-  if (status === 'completed' || status === 'failed' || status === 'expired') return { ok: false, problem: status, platform };
+  if (status === 'completed' || status === 'failed' || status === 'expired')
+    return { ok: false, problem: status, platform };
   if (row.opened_at) return { ok: false, problem: 'used', platform };
   return { ok: true, platform, request: row };
 }
@@ -29,10 +36,15 @@ export async function inspectLink(ports: Pick<ConnectPorts, 'requests' | 'clock'
 export async function startAuthorization(
   ports: Pick<ConnectPorts, 'requests' | 'clock' | 'vault' | 'clients' | 'baseUrl'>,
   requestId: string,
-): Promise<{ ok: true; authorizeUrl: string; browserBinding: string; platform: Platform } | { ok: false; problem: LinkProblem; platform?: Platform }> {
+): Promise<
+  | { ok: true; authorizeUrl: string; browserBinding: string; platform: Platform }
+  | { ok: false; problem: LinkProblem; platform?: Platform }
+> {
   const link = await inspectLink(ports, requestId);
   if (!link.ok) return link;
-  const client = ports.clients[link.platform];
+  const client = oauthClientOf(ports.clients, link.platform);
+  // A platform without OAuth consent (Bluesky) is connected through its own form, never redirected.
+  if (!client) return { ok: false, problem: 'unknown', platform: link.platform };
   const state = randomSecret();
   const browserBinding = randomSecret();
   const pkce = client.pkce ? createPkcePair() : undefined;
@@ -43,6 +55,10 @@ export async function startAuthorization(
     now: ports.clock(),
   });
   if (!claimed) return { ok: false, problem: 'used', platform: link.platform };
-  const authorizeUrl = client.authorizeUrl({ redirectUri: redirectUriFor(ports.baseUrl, link.platform), state, codeChallenge: pkce?.challenge });
+  const authorizeUrl = client.authorizeUrl({
+    redirectUri: redirectUriFor(ports.baseUrl, link.platform),
+    state,
+    codeChallenge: pkce?.challenge,
+  });
   return { ok: true, authorizeUrl, browserBinding, platform: link.platform };
 }

@@ -6,7 +6,10 @@ import type { LinkProblem } from '../connect/start-authorization.use-case';
 /** The small server-rendered pages of the handoff: no scripts, one form at most. */
 
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 const STYLE =
@@ -28,12 +31,64 @@ export function connectPage(platform: Platform, action: string, csrf: string, ex
   );
 }
 
+/**
+ * Bluesky's landing page: the account's handle and an app password, sent to this service only
+ * (form-action 'self'). App passwords are made in the Bluesky app (Settings → Privacy and
+ * security → App passwords) and can be revoked there one by one.
+ */
+export function blueskyConnectPage(action: string, csrf: string, expiresAt: Date, problem?: string): string {
+  return page(
+    'Connect Bluesky',
+    `<h1>Connect your Bluesky account</h1>
+<p>A program asked to publish to a Bluesky account through Postbus. Sign in with the account's handle and an <strong>app password</strong> (never your main password): create one in Bluesky under Settings → Privacy and security → App passwords.</p>
+${problem ? `<p role="alert"><strong>${escapeHtml(problem)}</strong></p>` : ''}<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
+<label for="identifier">Handle or DID</label><input id="identifier" name="identifier" autocomplete="username" placeholder="alice.bsky.social" required>
+<label for="appPassword">App password</label><input id="appPassword" name="appPassword" type="password" autocomplete="off" placeholder="xxxx-xxxx-xxxx-xxxx" required>
+<p><button type="submit">Connect Bluesky</button></p></form>
+<p class="muted">Postbus trades the app password for a Bluesky session and does not keep it; revoking the app password in Bluesky disconnects Postbus. This link works once and expires at ${escapeHtml(expiresAt.toISOString().replace('T', ' ').slice(0, 16))} UTC.</p>`,
+  );
+}
+
+/**
+ * Mastodon's landing page: the person names the server (instance) the account lives on; Postbus
+ * registers itself there if it has not yet, then sends the person to that server's consent page.
+ */
+export function mastodonConnectPage(
+  action: string,
+  csrf: string,
+  expiresAt: Date,
+  problem?: string,
+  instance = '',
+): string {
+  return page(
+    'Connect Mastodon',
+    `<h1>Connect your Mastodon account</h1>
+<p>A program asked to publish to a Mastodon account through Postbus. Enter the address of the Mastodon server your account is on (the part after the second @ of your address, such as mastodon.social); you then sign in there and choose what Postbus may do.</p>
+${problem ? `<p role="alert"><strong>${escapeHtml(problem)}</strong></p>` : ''}<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
+<label for="instance">Your Mastodon server</label><input id="instance" name="instance" autocomplete="url" placeholder="mastodon.social" value="${escapeHtml(instance)}" required>
+<p><button type="submit">Continue to Mastodon</button></p></form>
+<p class="muted">Postbus asks to post statuses and upload media, and to read which account it is. You can revoke its access in your server's settings (Preferences → Account → Authorized apps). This link works once and expires at ${escapeHtml(expiresAt.toISOString().replace('T', ' ').slice(0, 16))} UTC.</p>`,
+  );
+}
+
 const PROBLEMS: Record<LinkProblem, { status: number; title: string; text: string }> = {
   unknown: { status: 404, title: 'Unknown link', text: 'This connection link does not exist. Ask for a new one.' },
   expired: { status: 410, title: 'Link expired', text: 'This connection link has expired. Ask for a new one.' },
-  used: { status: 410, title: 'Link already used', text: 'This connection link was already used; each link works once. Ask for a new one if the connection did not finish.' },
-  completed: { status: 410, title: 'Already connected', text: 'This connection link was already used to connect an account.' },
-  failed: { status: 410, title: 'Link no longer valid', text: 'The connection started with this link failed. Ask for a new link.' },
+  used: {
+    status: 410,
+    title: 'Link already used',
+    text: 'This connection link was already used; each link works once. Ask for a new one if the connection did not finish.',
+  },
+  completed: {
+    status: 410,
+    title: 'Already connected',
+    text: 'This connection link was already used to connect an account.',
+  },
+  failed: {
+    status: 410,
+    title: 'Link no longer valid',
+    text: 'The connection started with this link failed. Ask for a new link.',
+  },
 };
 
 export function linkProblemPage(problem: LinkProblem): { status: number; html: string } {
@@ -47,7 +102,10 @@ export function outcomePage(outcome: HandoffOutcome, chooseAction?: string): { s
       const name = PLATFORM_NAMES[outcome.platform];
       return {
         status: 200,
-        html: page(`${name} connected`, `<h1>${escapeHtml(name)} connected</h1><p>@${escapeHtml(outcome.handle)} is ${outcome.reconnected ? 'reconnected' : 'connected'} to Postbus. You can close this window.</p>`),
+        html: page(
+          `${name} connected`,
+          `<h1>${escapeHtml(name)} connected</h1><p>@${escapeHtml(outcome.handle)} is ${outcome.reconnected ? 'reconnected' : 'connected'} to Postbus. You can close this window.</p>`,
+        ),
       };
     }
     case 'choose': {
@@ -69,10 +127,22 @@ export function outcomePage(outcome: HandoffOutcome, chooseAction?: string): { s
     }
     case 'failed': {
       const name = PLATFORM_NAMES[outcome.platform];
-      return { status: 400, html: page('Connection failed', `<h1>The ${escapeHtml(name)} connection failed</h1><p>${escapeHtml(outcome.reason)}</p><p>Ask for a new connection link to try again.</p>`) };
+      return {
+        status: 400,
+        html: page(
+          'Connection failed',
+          `<h1>The ${escapeHtml(name)} connection failed</h1><p>${escapeHtml(outcome.reason)}</p><p>Ask for a new connection link to try again.</p>`,
+        ),
+      };
     }
     case 'invalid':
-      return { status: 400, html: page('Connection not possible', `<h1>This connection cannot continue</h1><p>${escapeHtml(outcome.reason)}</p>`) };
+      return {
+        status: 400,
+        html: page(
+          'Connection not possible',
+          `<h1>This connection cannot continue</h1><p>${escapeHtml(outcome.reason)}</p>`,
+        ),
+      };
   }
 }
 

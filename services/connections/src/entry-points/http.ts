@@ -4,7 +4,17 @@ import { completeAuthorization, chooseAccount } from '../connect/complete-author
 import type { ConnectPorts } from '../connect/connect.ports';
 import { randomSecret, sameSecret } from '../connect/handoff-secrets';
 import { inspectLink, startAuthorization } from '../connect/start-authorization.use-case';
-import { connectPage, errorPage, linkProblemPage, outcomePage } from './handoff-pages';
+import { connectWithAppPassword } from '../connect/connect-with-app-password.use-case';
+import { startMastodonAuthorization } from '../connect/start-mastodon-authorization.use-case';
+import { mastodonTrustedOrigin } from '@postbus/platforms';
+import {
+  blueskyConnectPage,
+  connectPage,
+  errorPage,
+  linkProblemPage,
+  mastodonConnectPage,
+  outcomePage,
+} from './handoff-pages';
 
 const CSRF_COOKIE = 'pb_connect_csrf';
 const BINDING_COOKIE = 'pb_connect_binding';
@@ -12,7 +22,9 @@ const BINDING_COOKIE = 'pb_connect_binding';
 /**
  * The handoff a person sees, behind the gateway under {base_url}:
  * - GET  /connect/{requestId}: the landing page (reading it uses nothing, so link previews are harmless)
- * - POST /connect/{requestId}: uses the link once and redirects to the platform's consent page
+ * - POST /connect/{requestId}: uses the link once and redirects to the platform's consent page;
+ *   for Bluesky, signs in with the handle and app password the form sent and stores the profile
+ *   for Mastodon, registers Postbus on the instance the form names (once per instance) and redirects to its consent page
  * - GET  /oauth/callback/{platform}: the platform's redirect back; stores the profile
  * - POST /oauth/callback/{platform}/choose: picks the Page or channel when the grant reaches several
  */
@@ -20,48 +32,28 @@ export function createHandoffApp(ports: ConnectPorts, logger: Logger): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  const secure = ports.baseUrl.startsWith('https:');
-  const cookie = (path: string, maxAgeMs: number) => ({ httpOnly: true, sameSite: 'lax' as const, secure, path, maxAge: maxAgeMs });
-  const authorizeOrigins = Object.values(ports.clients).map((c) => new URL(c.authorizeUrl({ redirectUri: ports.baseUrl, state: 'x' })).origin);
-
-  const html = (res: Response, status: number, body: string, formTargets: string[] = []) => {
-    res
-      .status(status)
-      .set({
-        'content-type': 'text/html; charset=utf-8',
-        'cache-control': 'no-store',
-        'referrer-policy': 'no-referrer',
-        'x-frame-options': 'DENY',
-        'x-content-type-options': 'nosniff',
-        'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; form-action 'self' ${formTargets.join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
-      })
-      .send(body);
-  };
+  const h = handoffContext(ports);
 
   app.get('/connect/:requestId', async (req: Request<{ requestId: string }>, res) => {
     const link = await inspectLink(ports, req.params.requestId);
     if (!link.ok) {
       const p = linkProblemPage(link.problem);
-      return html(res, p.status, p.html);
+      return sendPage(res, p.status, p.html);
     }
     const csrf = randomSecret();
-    res.cookie(CSRF_COOKIE, csrf, cookie('/connect', ports.linkTtlSeconds * 1000));
-    html(res, 200, connectPage(link.platform, '', csrf, new Date(link.request.expires_at)), authorizeOrigins);
+    res.cookie(CSRF_COOKIE, csrf, h.cookie('/connect', ports.linkTtlSeconds * 1000));
+    if (link.platform === 'bluesky')
+      return sendPage(res, 200, blueskyConnectPage('', csrf, new Date(link.request.expires_at)));
+    if (link.platform === 'mastodon')
+      return sendPage(res, 200, mastodonConnectPage('', csrf, new Date(link.request.expires_at)), h.mastodonOrigins);
+    sendPage(res, 200, connectPage(link.platform, '', csrf, new Date(link.request.expires_at)), h.authorizeOrigins);
   });
 
-  app.post('/connect/:requestId', express.urlencoded({ extended: false, limit: '4kb' }), async (req: Request<{ requestId: string }>, res) => {
-    if (!sameSecret(cookiesOf(req)[CSRF_COOKIE], (req.body as { csrf?: string } | undefined)?.csrf)) {
-      return html(res, 403, errorPage('Open the link again', 'This form expired or was not sent from the connection page. Open the connection link again.'));
-    }
-    const started = await startAuthorization(ports, req.params.requestId);
-    if (!started.ok) {
-      const p = linkProblemPage(started.problem);
-      return html(res, p.status, p.html);
-    }
-    res.clearCookie(CSRF_COOKIE, { path: '/connect' });
-    res.cookie(BINDING_COOKIE, started.browserBinding, cookie('/oauth/callback', 15 * 60_000));
-    res.set('cache-control', 'no-store').redirect(303, started.authorizeUrl);
-  });
+  app.post(
+    '/connect/:requestId',
+    express.urlencoded({ extended: false, limit: '4kb' }),
+    (req: Request<{ requestId: string }>, res) => submitConnectForm(h, req, res),
+  );
 
   app.get('/oauth/callback/:platform', async (req: Request<{ platform: string }>, res) => {
     const q = req.query as Record<string, unknown>;
@@ -75,22 +67,166 @@ export function createHandoffApp(ports: ConnectPorts, logger: Logger): Express {
       browserBinding: cookiesOf(req)[BINDING_COOKIE],
     });
     const p = outcomePage(outcome, `${req.params.platform}/choose`);
-    html(res, p.status, p.html);
+    sendPage(res, p.status, p.html);
   });
 
-  app.post('/oauth/callback/:platform/choose', express.urlencoded({ extended: false, limit: '4kb' }), async (req: Request<{ platform: string }>, res) => {
-    const body = (req.body ?? {}) as { state?: string; account?: string };
-    const outcome = await chooseAccount(ports, { platform: req.params.platform, state: body.state, platformUserId: body.account, browserBinding: cookiesOf(req)[BINDING_COOKIE] });
-    const p = outcomePage(outcome);
-    html(res, p.status, p.html);
-  });
+  app.post(
+    '/oauth/callback/:platform/choose',
+    express.urlencoded({ extended: false, limit: '4kb' }),
+    async (req: Request<{ platform: string }>, res) => {
+      const body = (req.body ?? {}) as { state?: string; account?: string };
+      const outcome = await chooseAccount(ports, {
+        platform: req.params.platform,
+        state: body.state,
+        platformUserId: body.account,
+        browserBinding: cookiesOf(req)[BINDING_COOKIE],
+      });
+      const p = outcomePage(outcome);
+      sendPage(res, p.status, p.html);
+    },
+  );
 
-  app.use((_req, res) => html(res, 404, errorPage('Not found', 'There is no page here.')));
+  app.use((_req, res) => sendPage(res, 404, errorPage('Not found', 'There is no page here.')));
   app.use(((err, _req, res, _next) => {
     logger.error('handoff page failed', { err: (err as Error)?.stack ?? String(err) });
-    if (!res.headersSent) html(res, 500, errorPage('Something went wrong', 'The connection could not continue. Ask for a new connection link and try again.'));
+    if (!res.headersSent)
+      sendPage(
+        res,
+        500,
+        errorPage(
+          'Something went wrong',
+          'The connection could not continue. Ask for a new connection link and try again.',
+        ),
+      );
   }) as ErrorRequestHandler);
   return app;
+}
+
+type Handoff = ReturnType<typeof handoffContext>;
+
+/** What every handoff route shares: cookie settings and the origins a page's form may lead to. */
+function handoffContext(ports: ConnectPorts) {
+  const secure = ports.baseUrl.startsWith('https:');
+  return {
+    ports,
+    cookie: (path: string, maxAgeMs: number) => ({
+      httpOnly: true,
+      sameSite: 'lax' as const,
+      secure,
+      path,
+      maxAge: maxAgeMs,
+    }),
+    // A Mastodon instance is whichever one the person names: the form may lead to any https origin (the sandbox's own origin when configured).
+    mastodonOrigins: [mastodonTrustedOrigin(ports.clients.mastodon.instances) ?? 'https:'],
+    authorizeOrigins: Object.values(ports.clients).flatMap((c) =>
+      'authorizeUrl' in c && !('registerApp' in c)
+        ? [new URL(c.authorizeUrl({ redirectUri: ports.baseUrl, state: 'x' })).origin]
+        : [],
+    ),
+  };
+}
+
+function sendPage(res: Response, status: number, body: string, formTargets: string[] = []): void {
+  res
+    .status(status)
+    .set({
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      'x-frame-options': 'DENY',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; form-action 'self' ${formTargets.join(' ')}; frame-ancestors 'none'; base-uri 'none'`,
+    })
+    .send(body);
+}
+
+interface ConnectForm {
+  csrf?: string;
+  identifier?: string;
+  appPassword?: string;
+  instance?: string;
+}
+
+/** POST /connect/{requestId}: the link used once, then the platform's consent page, Bluesky's sign-in, or Mastodon's instance step. */
+async function submitConnectForm(h: Handoff, req: Request<{ requestId: string }>, res: Response): Promise<void> {
+  const { ports } = h;
+  if (!sameSecret(cookiesOf(req)[CSRF_COOKIE], (req.body as { csrf?: string } | undefined)?.csrf)) {
+    return sendPage(
+      res,
+      403,
+      errorPage(
+        'Open the link again',
+        'This form expired or was not sent from the connection page. Open the connection link again.',
+      ),
+    );
+  }
+  const form = req.body as ConnectForm;
+  if (form.instance !== undefined) {
+    const step = await mastodonFormStep(ports, req.params.requestId, form.instance, form.csrf ?? '');
+    if (step.kind === 'page') return sendPage(res, step.status, step.html, h.mastodonOrigins);
+    return redirectToConsent(h, res, step);
+  }
+  if (form.appPassword !== undefined) {
+    const page = await blueskyFormStep(ports, req.params.requestId, form);
+    if (page.used) res.clearCookie(CSRF_COOKIE, { path: '/connect' });
+    return sendPage(res, page.status, page.html);
+  }
+  const started = await startAuthorization(ports, req.params.requestId);
+  if (!started.ok) {
+    const p = linkProblemPage(started.problem);
+    return sendPage(res, p.status, p.html);
+  }
+  redirectToConsent(h, res, started);
+}
+
+function redirectToConsent(h: Handoff, res: Response, started: { authorizeUrl: string; browserBinding: string }): void {
+  res.clearCookie(CSRF_COOKIE, { path: '/connect' });
+  res.cookie(BINDING_COOKIE, started.browserBinding, h.cookie('/oauth/callback', 15 * 60_000));
+  res.set('cache-control', 'no-store').redirect(303, started.authorizeUrl);
+}
+
+/** Bluesky's app password form: the outcome page, or the form again (the link still usable) when it was filled in wrongly. */
+async function blueskyFormStep(
+  ports: ConnectPorts,
+  requestId: string,
+  form: ConnectForm,
+): Promise<{ status: number; html: string; used: boolean }> {
+  const outcome = await connectWithAppPassword(ports, requestId, form);
+  if (outcome.kind === 'retype') {
+    const link = await inspectLink(ports, requestId);
+    if (link.ok)
+      return {
+        status: 400,
+        html: blueskyConnectPage('', form.csrf ?? '', new Date(link.request.expires_at), outcome.reason),
+        used: false,
+      };
+    return { ...linkProblemPage(link.problem), used: false };
+  }
+  return { ...(outcome.kind === 'link' ? linkProblemPage(outcome.problem) : outcomePage(outcome)), used: true };
+}
+
+/**
+ * Mastodon's instance form: the consent URL on the named instance, or the page to show instead (the
+ * form again when the address is no instance or the instance refused the app; the link's problem).
+ */
+async function mastodonFormStep(
+  ports: ConnectPorts,
+  requestId: string,
+  typed: string,
+  csrf: string,
+): Promise<
+  { kind: 'page'; status: number; html: string } | { kind: 'redirect'; authorizeUrl: string; browserBinding: string }
+> {
+  const started = await startMastodonAuthorization(ports, requestId, typed);
+  if (started.kind === 'redirect') return started;
+  if (started.kind === 'link') return { kind: 'page', ...linkProblemPage(started.problem) };
+  const link = await inspectLink(ports, requestId);
+  if (!link.ok) return { kind: 'page', ...linkProblemPage(link.problem) };
+  return {
+    kind: 'page',
+    status: 400,
+    html: mastodonConnectPage('', csrf, new Date(link.request.expires_at), started.reason, started.instance),
+  };
 }
 
 function cookiesOf(req: Request): Record<string, string> {

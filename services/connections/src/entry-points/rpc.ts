@@ -12,20 +12,40 @@ import { getTikTokPostingOptions, type TikTokOptionsPorts } from '../tiktok/get-
 import { credentialsOf, refreshProfileToken, type RefreshPorts } from '../tokens/refresh-credentials.use-case';
 import { rotateTokenKey } from '../vault/rotate-token-key.use-case';
 
-export type RpcPorts = ConnectPorts & { refresh: RefreshPorts; tiktok: Pick<TikTokOptionsPorts, 'readCreatorInfo'>; health: HealthPorts };
+export type RpcPorts = ConnectPorts & {
+  refresh: RefreshPorts;
+  tiktok: Pick<TikTokOptionsPorts, 'readCreatorInfo'>;
+  health: HealthPorts;
+};
 
 /** One line per command: the RPC server has validated the input against its contract. */
 export function registerRpc(rpc: RpcServer, ports: RpcPorts): void {
   const { profiles, vault } = ports;
-  const refreshOnDemand = (profileId: string, accountId: string) => refreshProfileToken(ports.refresh, { profileId, accountId }, 'demand');
+  const refreshOnDemand = (profileId: string, accountId: string) =>
+    refreshProfileToken(ports.refresh, { profileId, accountId }, 'demand');
 
-  rpc.handle(Rpc.connectionsListProfiles, async (q, { principal }) => ({ profiles: (await profiles.list(principal.accountId, q)).map(toProfile) }));
+  rpc.handle(Rpc.connectionsListProfiles, async (q, { principal }) => ({
+    profiles: (await profiles.list(principal.accountId, q)).map(toProfile),
+  }));
   rpc.handle(Rpc.connectionsListAccounts, (_input, { principal }) => listConnectedAccounts(profiles, principal));
   rpc.handle(Rpc.connectionsDisconnect, ({ id }, { principal }) => disconnectProfile(ports, principal, id));
-  rpc.handle(Rpc.connectionsCreateRequest, ({ platform }, { principal }) => createConnectionRequest(ports, principal, platform));
-  rpc.handle(Rpc.connectionsGetRequest, ({ requestId }, { principal }) => getConnectionRequest(ports, principal, requestId));
+  rpc.handle(Rpc.connectionsCreateRequest, ({ platform }, { principal }) =>
+    createConnectionRequest(ports, principal, platform),
+  );
+  rpc.handle(Rpc.connectionsGetRequest, ({ requestId }, { principal }) =>
+    getConnectionRequest(ports, principal, requestId),
+  );
   rpc.handle(Rpc.connectionsTikTokOptions, ({ id }, { principal }) =>
-    getTikTokPostingOptions({ profiles, vault, readCreatorInfo: ports.tiktok.readCreatorInfo, refresh: async (row) => (await refreshOnDemand(row.id, row.account_id))! }, principal, id),
+    getTikTokPostingOptions(
+      {
+        profiles,
+        vault,
+        readCreatorInfo: ports.tiktok.readCreatorInfo,
+        refresh: async (row) => (await refreshOnDemand(row.id, row.account_id))!,
+      },
+      principal,
+      id,
+    ),
   );
   rpc.handle(Rpc.connectionsHealth, ({ id }, { principal }) => getConnectionHealth(ports.health, principal, id));
 
@@ -34,10 +54,12 @@ export function registerRpc(rpc: RpcServer, ports: RpcPorts): void {
     if (!row) throw new AppError('not_found', `No profile ${profileId}.`);
     return credentialsOf(row, vault);
   });
-  rpc.handle(Rpc.connectionsRefreshCredentials, async ({ profileId, accountId }) => credentialsOf((await refreshOnDemand(profileId, accountId))!, vault));
+  rpc.handle(Rpc.connectionsRefreshCredentials, async ({ profileId, accountId }) =>
+    credentialsOf((await refreshOnDemand(profileId, accountId))!, vault),
+  );
 
   rpc.handle(Rpc.connectionsSeedProfile, async (p) => {
-    const row = await ports.ds.transaction((m) =>
+    const row = await ports.db.transaction((m) =>
       storeProfile(m, ports, {
         accountId: p.accountId,
         platform: p.platform,
@@ -55,7 +77,10 @@ export function registerRpc(rpc: RpcServer, ports: RpcPorts): void {
 
   rpc.handle(Rpc.connectionsRotateTokenKey, async ({ keyId }) => {
     if (keyId && keyId !== vault.currentKeyId) {
-      throw new AppError('validation_error', `This connections replica encrypts with key ${vault.currentKeyId}, not ${keyId}; restart every replica with the new TOKEN_KEY_ID first.`);
+      throw new AppError(
+        'validation_error',
+        `This connections replica encrypts with key ${vault.currentKeyId}, not ${keyId}; restart every replica with the new TOKEN_KEY_ID first.`,
+      );
     }
     return rotateTokenKey(ports);
   });

@@ -10,7 +10,9 @@ export class ConnectionRequests1732200000102 implements MigrationInterface {
       ADD COLUMN token_refreshed_at timestamptz,
       ADD COLUMN refresh_expires_at timestamptz,
       ADD COLUMN disconnected_at timestamptz`);
-    await q.query(`CREATE INDEX profiles_refresh_due ON profiles (token_expires_at) WHERE status = 'active' AND token_expires_at IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX profiles_refresh_due ON profiles (token_expires_at) WHERE status = 'active' AND token_expires_at IS NOT NULL`,
+    );
     await q.query(`CREATE TABLE connection_requests (
       id text PRIMARY KEY,
       account_id text NOT NULL,
@@ -35,6 +37,8 @@ export class ConnectionRequests1732200000102 implements MigrationInterface {
   async down(q: QueryRunner): Promise<void> {
     await q.query('DROP TABLE connection_requests');
     await q.query('DROP INDEX profiles_refresh_due');
-    await q.query(`ALTER TABLE profiles DROP COLUMN status_reason, DROP COLUMN token_refreshed_at, DROP COLUMN refresh_expires_at, DROP COLUMN disconnected_at`);
+    await q.query(
+      `ALTER TABLE profiles DROP COLUMN status_reason, DROP COLUMN token_refreshed_at, DROP COLUMN refresh_expires_at, DROP COLUMN disconnected_at`,
+    );
   }
 }

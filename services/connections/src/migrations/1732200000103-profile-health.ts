@@ -10,6 +10,8 @@ export class ProfileHealth1732200000103 implements MigrationInterface {
       ADD COLUMN refresh_error_at timestamptz`);
   }
   async down(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE profiles DROP COLUMN granted_scopes, DROP COLUMN refresh_error, DROP COLUMN refresh_error_at');
+    await q.query(
+      'ALTER TABLE profiles DROP COLUMN granted_scopes, DROP COLUMN refresh_error, DROP COLUMN refresh_error_at',
+    );
   }
 }

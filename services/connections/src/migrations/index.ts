@@ -3,5 +3,13 @@ import { CreateProfiles1732200000101 } from './1732200000101-create-profiles';
 import { ConnectionRequests1732200000102 } from './1732200000102-connection-requests';
 import { ProfileHealth1732200000103 } from './1732200000103-profile-health';
 import { RefreshUnanswered1732200000104 } from './1732200000104-refresh-unanswered';
+import { MastodonApps1732200000105 } from './1732200000105-mastodon-apps';
 
-export const migrations = [CreateOutbox1732200000000, CreateProfiles1732200000101, ConnectionRequests1732200000102, ProfileHealth1732200000103, RefreshUnanswered1732200000104];
+export const migrations = [
+  CreateOutbox1732200000000,
+  CreateProfiles1732200000101,
+  ConnectionRequests1732200000102,
+  ProfileHealth1732200000103,
+  RefreshUnanswered1732200000104,
+  MastodonApps1732200000105,
+];

@@ -1,9 +1,36 @@
 import type { Platform } from '@postbus/contracts';
-import { facebookOAuth, getInstagramPublishingQuota, getThreadsPublishingQuota, instagramOAuth, threadsOAuth, tiktokOAuth, versionedBase, youtubeOAuth, type PlatformOAuthClient } from '@postbus/platforms';
+import {
+  blueskySessionClient,
+  mastodonConnectClient,
+  facebookOAuth,
+  getInstagramPublishingQuota,
+  getThreadsPublishingQuota,
+  instagramOAuth,
+  threadsOAuth,
+  tiktokOAuth,
+  versionedBase,
+  youtubeOAuth,
+  type BlueskySessionClient,
+  type MastodonConnectClient,
+  type PlatformOAuthClient,
+} from '@postbus/platforms';
 import type { QuotaReader } from '../health/publishing-quota';
 import type { ConnectionsConfig } from '../config';
 
-export type PlatformClients = Record<Platform, PlatformOAuthClient>;
+/**
+ * The platforms connected through OAuth consent with one app; Bluesky is connected with an app
+ * password instead, Mastodon through an app registered on each instance (see mastodon-connect).
+ */
+export type OAuthPlatform = Exclude<Platform, 'bluesky' | 'mastodon'>;
+export type PlatformClients = Record<OAuthPlatform, PlatformOAuthClient> & {
+  bluesky: BlueskySessionClient;
+  mastodon: MastodonConnectClient;
+};
+
+/** The platform's OAuth client, or undefined for a platform connected otherwise. */
+export function oauthClientOf(clients: PlatformClients, platform: Platform): PlatformOAuthClient | undefined {
+  return platform === 'bluesky' || platform === 'mastodon' ? undefined : clients[platform];
+}
 
 /** One OAuth client per platform, pointed at the configured hosts (the sandbox unless real ones are set). */
 export function createPlatformClients(config: ConnectionsConfig, fetchImpl?: typeof fetch): PlatformClients {
@@ -47,6 +74,18 @@ export function createPlatformClients(config: ConnectionsConfig, fetchImpl?: typ
       tokenUrl: config.YOUTUBE_TOKEN_URL,
       apiUrl: config.YOUTUBE_API_URL,
     }),
+    bluesky: blueskySessionClient({
+      serviceUrl: config.BLUESKY_SERVICE_URL,
+      timeoutMs: config.PLATFORM_HTTP_TIMEOUT_MS,
+      fetchImpl,
+    }),
+    // Instances are named by whoever connects: every call goes through @postbus/net (see MastodonInstances).
+    mastodon: mastodonConnectClient({
+      instances: { baseUrlTemplate: config.MASTODON_INSTANCE_URL },
+      clientName: 'Postbus',
+      website: config.PUBLIC_BASE_URL,
+      timeoutMs: config.PLATFORM_HTTP_TIMEOUT_MS,
+    }),
   };
 }
 
@@ -54,7 +93,14 @@ export function createPlatformClients(config: ConnectionsConfig, fetchImpl?: typ
 export function createQuotaReaders(config: ConnectionsConfig): Partial<Record<Platform, QuotaReader>> {
   const timeoutMs = config.PLATFORM_HTTP_TIMEOUT_MS;
   return {
-    instagram: ({ platformUserId, accessToken }) => getInstagramPublishingQuota({ baseUrl: versionedBase(config.INSTAGRAM_GRAPH_URL, config.META_GRAPH_VERSION), accessToken, userId: platformUserId, timeoutMs }),
-    threads: ({ platformUserId, accessToken }) => getThreadsPublishingQuota({ baseUrl: config.THREADS_API_URL, accessToken, userId: platformUserId, timeoutMs }),
+    instagram: ({ platformUserId, accessToken }) =>
+      getInstagramPublishingQuota({
+        baseUrl: versionedBase(config.INSTAGRAM_GRAPH_URL, config.META_GRAPH_VERSION),
+        accessToken,
+        userId: platformUserId,
+        timeoutMs,
+      }),
+    threads: ({ platformUserId, accessToken }) =>
+      getThreadsPublishingQuota({ baseUrl: config.THREADS_API_URL, accessToken, userId: platformUserId, timeoutMs }),
   };
 }

@@ -1,6 +1,6 @@
-import type { DataSource } from 'typeorm';
+import type { Database } from '@postbus/kit';
 import { AppError, Events, type ConnectedAccount, type Principal } from '@postbus/contracts';
-import { writeOutbox } from '@postbus/bus';
+import { envelope, writeOutbox } from '@postbus/bus';
 import { findUsableProfile } from './find-usable-profile';
 import { toConnectedAccount, type ProfileRepository } from './profile.repository';
 
@@ -9,11 +9,16 @@ import { toConnectedAccount, type ProfileRepository } from './profile.repository
  * transaction. New posts to it are refused (it is no longer listed as active) and scheduled ones
  * fail in the publisher, which no longer gets its credentials.
  */
-export async function disconnectProfile(ports: { ds: DataSource; profiles: ProfileRepository; announced(): void }, principal: Principal, id: string): Promise<ConnectedAccount> {
+export async function disconnectProfile(
+  ports: { db: Database; profiles: ProfileRepository; announced(): void },
+  principal: Principal,
+  id: string,
+): Promise<ConnectedAccount> {
   await findUsableProfile(ports.profiles, principal, id);
-  const row = await ports.ds.transaction(async (m) => {
+  const row = await ports.db.transaction(async (m) => {
     const done = await ports.profiles.disconnect(m, principal.accountId, id);
-    if (done) await writeOutbox(m, [{ name: Events.connectionRevoked.name, data: { profileId: done.id, accountId: done.account_id } }]);
+    if (done)
+      await writeOutbox(m, [envelope(Events.connectionRevoked, { profileId: done.id, accountId: done.account_id })]);
     return done;
   });
   if (!row) throw new AppError('not_found', `No connected account ${id}.`);

@@ -2,8 +2,12 @@ import { PLATFORMS, type Platform, type Principal, type ProfileSummary } from '@
 import type { ProfileRepository, ProfileRow } from './profile.repository';
 
 /** Connected profiles per platform and those needing a reconnect, as rows summarised. */
-export function summariseProfiles(rows: Pick<ProfileRow, 'id' | 'platform' | 'handle' | 'status' | 'status_reason'>[]): ProfileSummary {
-  const byPlatform = Object.fromEntries(PLATFORMS.map((p) => [p, { active: 0, needsReconnect: 0 }])) as ProfileSummary['byPlatform'];
+export function summariseProfiles(
+  rows: Pick<ProfileRow, 'id' | 'platform' | 'handle' | 'status' | 'status_reason'>[],
+): ProfileSummary {
+  const byPlatform = Object.fromEntries(
+    PLATFORMS.map((p) => [p, { active: 0, needsReconnect: 0 }]),
+  ) as ProfileSummary['byPlatform'];
   const needsReconnect: ProfileSummary['needsReconnect'] = [];
   for (const row of rows) {
     const counts = byPlatform[row.platform as Platform];

@@ -1,5 +1,5 @@
-import type { DataSource, EntityManager } from 'typeorm';
-import { updateReturning } from '../db/update-returning';
+import type { DataSource } from 'typeorm';
+import { databaseOf, type Database } from '@postbus/kit';
 import { newId, type ConnectedAccount, type Profile, type ProfileStatus } from '@postbus/contracts';
 
 export interface ProfileRow {
@@ -94,10 +94,17 @@ export interface RefreshedTokens {
 
 /** Profiles of the connections schema. TypeORM's query runner here only; answers plain rows. */
 export class ProfileRepository {
-  constructor(private readonly ds: DataSource) {}
+  private readonly db: Database;
+
+  constructor(private readonly ds: DataSource) {
+    this.db = databaseOf(ds);
+  }
 
   /** For other services: active profiles by default, optionally by platform or id. */
-  async list(accountId: string, q: { platforms?: string[]; ids?: string[]; includeInactive?: boolean }): Promise<ProfileRow[]> {
+  async list(
+    accountId: string,
+    q: { platforms?: string[]; ids?: string[]; includeInactive?: boolean },
+  ): Promise<ProfileRow[]> {
     const where = ['account_id = $1'];
     const params: unknown[] = [accountId];
     if (q.platforms?.length) {
@@ -120,11 +127,25 @@ export class ProfileRepository {
       params.push(ids);
       filter = ' AND id = ANY($2)';
     }
-    return this.ds.query(`SELECT * FROM profiles WHERE account_id = $1 AND status <> 'disconnected'${filter} ORDER BY connected_at, id`, params);
+    return this.ds.query(
+      `SELECT * FROM profiles WHERE account_id = $1 AND status <> 'disconnected'${filter} ORDER BY connected_at, id`,
+      params,
+    );
+  }
+
+  /** Profiles connected to one platform account (active or needing a reconnect), in every Postbus account that connected it. */
+  async findConnectedByPlatformUser(platform: string, platformUserId: string): Promise<ProfileRow[]> {
+    return this.db.query<ProfileRow>(
+      `SELECT * FROM profiles WHERE platform = $1 AND platform_user_id = $2 AND status <> 'disconnected' ORDER BY connected_at, id`,
+      [platform, platformUserId],
+    );
   }
 
   async find(accountId: string, id: string): Promise<ProfileRow | undefined> {
-    const rows: ProfileRow[] = await this.ds.query('SELECT * FROM profiles WHERE id = $1 AND account_id = $2', [id, accountId]);
+    const rows: ProfileRow[] = await this.ds.query('SELECT * FROM profiles WHERE id = $1 AND account_id = $2', [
+      id,
+      accountId,
+    ]);
     return rows[0];
   }
 
@@ -132,7 +153,7 @@ export class ProfileRepository {
    * Connecting the same platform account again updates the profile and keeps its id; a refresh
    * token the platform did not replace is kept.
    */
-  async upsert(p: NewProfile, m: EntityManager = this.ds.manager): Promise<ProfileRow & { inserted: boolean }> {
+  async upsert(p: NewProfile, m: Database = this.db): Promise<ProfileRow & { inserted: boolean }> {
     const rows: (ProfileRow & { inserted: boolean })[] = await m.query(
       `INSERT INTO profiles (id, account_id, platform, platform_user_id, handle, profile_url, profile_image_url, access_token_enc, refresh_token_enc, token_expires_at, refresh_expires_at, token_refreshed_at, granted_scopes)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now(), $12)
@@ -144,25 +165,47 @@ export class ProfileRepository {
          token_expires_at = EXCLUDED.token_expires_at, token_refreshed_at = now(), granted_scopes = EXCLUDED.granted_scopes,
          refresh_error = NULL, refresh_error_at = NULL, status = 'active', status_reason = NULL, disconnected_at = NULL, updated_at = now()
        RETURNING *, (xmax = 0) AS inserted`,
-      [p.id ?? newId('prf'), p.accountId, p.platform, p.platformUserId, p.handle, p.profileUrl, p.profileImageUrl, p.accessTokenEnc, p.refreshTokenEnc, p.tokenExpiresAt, p.refreshExpiresAt ?? null, p.grantedScopes ?? null],
+      [
+        p.id ?? newId('prf'),
+        p.accountId,
+        p.platform,
+        p.platformUserId,
+        p.handle,
+        p.profileUrl,
+        p.profileImageUrl,
+        p.accessTokenEnc,
+        p.refreshTokenEnc,
+        p.tokenExpiresAt,
+        p.refreshExpiresAt ?? null,
+        p.grantedScopes ?? null,
+      ],
     );
     return rows[0];
   }
 
   /** Locks the profile for a refresh; with skipLocked, answers undefined while another refresh holds it. */
-  async lock(m: EntityManager, accountId: string | null, id: string, opts: { skipLocked?: boolean } = {}): Promise<ProfileRow | undefined> {
+  async lock(
+    m: Database,
+    accountId: string | null,
+    id: string,
+    opts: { skipLocked?: boolean } = {},
+  ): Promise<ProfileRow | undefined> {
     const params: unknown[] = [id];
     let filter = '';
     if (accountId !== null) {
       params.push(accountId);
       filter = ' AND account_id = $2';
     }
-    const rows: ProfileRow[] = await m.query(`SELECT * FROM profiles WHERE id = $1${filter} FOR UPDATE${opts.skipLocked ? ' SKIP LOCKED' : ''}`, params);
+    const rows: ProfileRow[] = await m.query(
+      `SELECT * FROM profiles WHERE id = $1${filter} FOR UPDATE${opts.skipLocked ? ' SKIP LOCKED' : ''}`,
+      params,
+    );
     return rows[0];
   }
 
-  async saveRefreshed(m: EntityManager, id: string, t: RefreshedTokens): Promise<ProfileRow> {
-    const rows = await updateReturning<ProfileRow>(m, `UPDATE profiles SET access_token_enc = $2, refresh_token_enc = COALESCE($3, refresh_token_enc),
+  async saveRefreshed(m: Database, id: string, t: RefreshedTokens): Promise<ProfileRow> {
+    const rows = await m.updateReturning<ProfileRow>(
+      `UPDATE profiles SET access_token_enc = $2, refresh_token_enc = COALESCE($3, refresh_token_enc),
          refresh_expires_at = CASE WHEN $3::text IS NULL THEN refresh_expires_at ELSE $5 END,
          token_expires_at = $4, token_refreshed_at = now(), granted_scopes = COALESCE($6, granted_scopes), refresh_error = NULL, refresh_error_at = NULL, refresh_unanswered_at = NULL,
          status = 'active', status_reason = NULL, updated_at = now()
@@ -174,7 +217,10 @@ export class ProfileRepository {
 
   /** Remembers why a refresh failed (shown by the health report); the token and status stay as they are. */
   async recordRefreshError(id: string, reason: string): Promise<void> {
-    await this.ds.query('UPDATE profiles SET refresh_error = $2, refresh_error_at = now() WHERE id = $1', [id, reason.slice(0, 1000)]);
+    await this.ds.query('UPDATE profiles SET refresh_error = $2, refresh_error_at = now() WHERE id = $1', [
+      id,
+      reason.slice(0, 1000),
+    ]);
   }
 
   /** Remembers that a refresh may have rotated the refresh token without its answer coming back. */
@@ -182,14 +228,18 @@ export class ProfileRepository {
     await this.ds.query('UPDATE profiles SET refresh_unanswered_at = now() WHERE id = $1', [id]);
   }
 
-  async markNeedsReconnect(m: EntityManager, id: string, reason: string): Promise<ProfileRow> {
-    const rows = await updateReturning<ProfileRow>(m, `UPDATE profiles SET status = 'needs_reconnect', status_reason = $2, updated_at = now() WHERE id = $1 RETURNING *`, [id, reason]);
+  async markNeedsReconnect(m: Database, id: string, reason: string): Promise<ProfileRow> {
+    const rows = await m.updateReturning<ProfileRow>(
+      `UPDATE profiles SET status = 'needs_reconnect', status_reason = $2, updated_at = now() WHERE id = $1 RETURNING *`,
+      [id, reason],
+    );
     return rows[0];
   }
 
   /** Erases the tokens and marks the profile disconnected; answers undefined when there is nothing to disconnect. */
-  async disconnect(m: EntityManager, accountId: string, id: string): Promise<ProfileRow | undefined> {
-    const rows = await updateReturning<ProfileRow>(m, `UPDATE profiles SET status = 'disconnected', status_reason = 'Disconnected through the API.', access_token_enc = NULL, refresh_token_enc = NULL,
+  async disconnect(m: Database, accountId: string, id: string): Promise<ProfileRow | undefined> {
+    const rows = await m.updateReturning<ProfileRow>(
+      `UPDATE profiles SET status = 'disconnected', status_reason = 'Disconnected through the API.', access_token_enc = NULL, refresh_token_enc = NULL,
          token_expires_at = NULL, refresh_expires_at = NULL, disconnected_at = now(), updated_at = now()
        WHERE id = $1 AND account_id = $2 AND status <> 'disconnected' RETURNING *`,
       [id, accountId],
@@ -201,7 +251,11 @@ export class ProfileRepository {
    * Active profiles whose token is close to expiry: less than `aheadSeconds` left, or less than a
    * fifth of its lifetime; on `minAge.platforms`, only tokens at least `minAge.seconds` old.
    */
-  async dueForRefresh(aheadSeconds: number, limit: number, minAge: { platforms: string[]; seconds: number } = { platforms: [], seconds: 0 }): Promise<{ id: string }[]> {
+  async dueForRefresh(
+    aheadSeconds: number,
+    limit: number,
+    minAge: { platforms: string[]; seconds: number } = { platforms: [], seconds: 0 },
+  ): Promise<{ id: string }[]> {
     return this.ds.query(
       `SELECT id FROM profiles
        WHERE status = 'active' AND token_expires_at IS NOT NULL
@@ -213,7 +267,12 @@ export class ProfileRepository {
   }
 
   /** Rows after `afterId` holding a token that does not start with `prefix` (another key, or the unbound form), locked for re-sealing. */
-  async lockSealedOtherwise(m: EntityManager, prefix: string, afterId: string, limit: number): Promise<Pick<ProfileRow, 'id' | 'access_token_enc' | 'refresh_token_enc'>[]> {
+  async lockSealedOtherwise(
+    m: Database,
+    prefix: string,
+    afterId: string,
+    limit: number,
+  ): Promise<Pick<ProfileRow, 'id' | 'access_token_enc' | 'refresh_token_enc'>[]> {
     return m.query(
       `SELECT id, access_token_enc, refresh_token_enc FROM profiles
        WHERE id > $3 AND ((access_token_enc IS NOT NULL AND NOT starts_with(access_token_enc, $1))
@@ -223,13 +282,22 @@ export class ProfileRepository {
     );
   }
 
-  async saveSealed(m: EntityManager, id: string, accessTokenEnc: string | null, refreshTokenEnc: string | null): Promise<void> {
-    await m.query('UPDATE profiles SET access_token_enc = $2, refresh_token_enc = $3 WHERE id = $1', [id, accessTokenEnc, refreshTokenEnc]);
+  async saveSealed(
+    m: Database,
+    id: string,
+    accessTokenEnc: string | null,
+    refreshTokenEnc: string | null,
+  ): Promise<void> {
+    await m.query('UPDATE profiles SET access_token_enc = $2, refresh_token_enc = $3 WHERE id = $1', [
+      id,
+      accessTokenEnc,
+      refreshTokenEnc,
+    ]);
   }
 
   /** How many stored tokens start with `prefix` (are sealed with that key). */
   async countSealedWith(prefix: string): Promise<number> {
-    const [{ n }] = await this.ds.query(
+    const [{ n }] = await this.ds.query<{ n: number }[]>(
       `SELECT (count(*) FILTER (WHERE starts_with(access_token_enc, $1)) + count(*) FILTER (WHERE starts_with(refresh_token_enc, $1)))::int AS n FROM profiles`,
       [prefix],
     );

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Database } from '@postbus/kit';
 import { newId } from '@postbus/contracts';
 import { sealedAt, type TokenVault } from '../vault/token-vault';
 import type { NewProfile, ProfileRepository, ProfileRow } from './profile.repository';
@@ -14,7 +14,11 @@ export type ProfileToStore = Omit<NewProfile, 'id' | 'accessTokenEnc' | 'refresh
  * written: a platform account connected again keeps the id it had, so tokens first sealed to a
  * new id are sealed again to the kept one, in the same transaction.
  */
-export async function storeProfile(m: EntityManager, ports: { profiles: ProfileRepository; vault: TokenVault }, p: ProfileToStore): Promise<ProfileRow & { inserted: boolean }> {
+export async function storeProfile(
+  m: Database,
+  ports: { profiles: ProfileRepository; vault: TokenVault },
+  p: ProfileToStore,
+): Promise<ProfileRow & { inserted: boolean }> {
   const { accessToken, refreshToken, ...profile } = p;
   const sealedFor = (id: string) => ({
     accessTokenEnc: ports.vault.seal(accessToken, sealedAt(id, 'access_token_enc')),

@@ -16,13 +16,23 @@ export interface TikTokOptionsPorts {
 const tokenRefused = (err: PlatformError) => err.code === 'access_token_invalid' || err.status === 401;
 
 /** creator_info of a TikTok profile: what a TikTok post of it may use. A refused token is refreshed once. */
-export async function getTikTokPostingOptions(ports: TikTokOptionsPorts, principal: Principal, id: string): Promise<TikTokPostingOptions> {
+export async function getTikTokPostingOptions(
+  ports: TikTokOptionsPorts,
+  principal: Principal,
+  id: string,
+): Promise<TikTokPostingOptions> {
   let row = await findUsableProfile(ports.profiles, principal, id);
-  if (row.platform !== 'tiktok') throw new AppError('validation_error', `Profile ${id} is a ${row.platform} account; posting options are read for TikTok profiles.`);
+  if (row.platform !== 'tiktok')
+    throw new AppError(
+      'validation_error',
+      `Profile ${id} is a ${row.platform} account; posting options are read for TikTok profiles.`,
+    );
   for (let attempt = 0; ; attempt++) {
     if (row.status !== 'active' || !row.access_token_enc) throw needsReconnect(id, row.status_reason);
     try {
-      const info = await ports.readCreatorInfo(ports.vault.open(row.access_token_enc, sealedAt(row.id, 'access_token_enc')));
+      const info = await ports.readCreatorInfo(
+        ports.vault.open(row.access_token_enc, sealedAt(row.id, 'access_token_enc')),
+      );
       return {
         profileId: row.id,
         creatorUsername: info.username || row.handle,
@@ -47,5 +57,8 @@ export async function getTikTokPostingOptions(ports: TikTokOptionsPorts, princip
 }
 
 function needsReconnect(id: string, reason: string | null): AppError {
-  return new AppError('invalid_profile_ids', `Profile ${id} needs to be reconnected${reason ? ` (${reason})` : ''}; create a connection link with POST /api/v1/connections.`);
+  return new AppError(
+    'invalid_profile_ids',
+    `Profile ${id} needs to be reconnected${reason ? ` (${reason})` : ''}; create a connection link with POST /api/v1/connections.`,
+  );
 }

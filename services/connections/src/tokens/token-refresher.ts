@@ -1,4 +1,4 @@
-import type { Logger } from '@postbus/kit';
+import { PeriodicLoop, type Logger } from '@postbus/kit';
 import type { ProfileRow } from '../profiles/profile.repository';
 import { MIN_REFRESH_AGE_PLATFORMS, MIN_REFRESH_AGE_SECONDS, refreshableFrom } from './refresh-age';
 import { refreshProfileToken, type RefreshPorts } from './refresh-credentials.use-case';
@@ -7,13 +7,20 @@ import { refreshProfileToken, type RefreshPorts } from './refresh-credentials.us
  * Whether a token has less than `aheadSeconds` left, or less than a fifth of its lifetime, and is
  * old enough for its platform to accept a refresh (Instagram and Threads: 24 hours).
  */
-export function isRefreshDue(row: Pick<ProfileRow, 'platform' | 'token_expires_at' | 'token_refreshed_at' | 'connected_at'>, now: Date, aheadSeconds: number): boolean {
+export function isRefreshDue(
+  row: Pick<ProfileRow, 'platform' | 'token_expires_at' | 'token_refreshed_at' | 'connected_at'>,
+  now: Date,
+  aheadSeconds: number,
+): boolean {
   const next = nextRefreshAt(row, aheadSeconds);
   return next !== null && next.getTime() <= now.getTime();
 }
 
 /** When the refresher will renew the token: null when it does not expire. */
-export function nextRefreshAt(row: Pick<ProfileRow, 'platform' | 'token_expires_at' | 'token_refreshed_at' | 'connected_at'>, aheadSeconds: number): Date | null {
+export function nextRefreshAt(
+  row: Pick<ProfileRow, 'platform' | 'token_expires_at' | 'token_refreshed_at' | 'connected_at'>,
+  aheadSeconds: number,
+): Date | null {
   if (!row.token_expires_at) return null;
   const expires = new Date(row.token_expires_at).getTime();
   const issued = new Date(row.token_refreshed_at ?? row.connected_at);
@@ -27,43 +34,41 @@ export function nextRefreshAt(row: Pick<ProfileRow, 'platform' | 'token_expires_
  * tried again at the next run; only a definitive refusal changes the profile (needs_reconnect).
  */
 export class TokenRefresher {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-  private stopped = false;
+  private readonly loop: PeriodicLoop;
 
   constructor(
     private readonly ports: RefreshPorts,
     private readonly logger: Logger,
     private readonly opts: { intervalMs: number; aheadSeconds: number; batch?: number },
-  ) {}
-
-  start(): void {
-    this.schedule();
+  ) {
+    this.loop = new PeriodicLoop(() => this.runOnce(), { everyMs: opts.intervalMs });
   }
 
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runOnce().finally(() => {
-        this.running = undefined;
-        this.schedule();
-      });
-    }, this.opts.intervalMs);
+  start(): void {
+    this.loop.start();
   }
 
   /** One pass; answers how many tokens were refreshed. */
   async runOnce(): Promise<number> {
     let refreshed = 0;
     try {
-      const due = await this.ports.profiles.dueForRefresh(this.opts.aheadSeconds, this.opts.batch ?? 100, { platforms: MIN_REFRESH_AGE_PLATFORMS, seconds: MIN_REFRESH_AGE_SECONDS });
+      const due = await this.ports.profiles.dueForRefresh(this.opts.aheadSeconds, this.opts.batch ?? 100, {
+        platforms: MIN_REFRESH_AGE_PLATFORMS,
+        seconds: MIN_REFRESH_AGE_SECONDS,
+      });
       for (const { id } of due) {
-        if (this.stopped) break;
+        if (this.loop.stopping) break;
         const before = Date.now();
         try {
-          const row = await refreshProfileToken(this.ports, { profileId: id, accountId: null }, 'ahead', (r) => isRefreshDue(r, this.ports.clock(), this.opts.aheadSeconds));
+          const row = await refreshProfileToken(this.ports, { profileId: id, accountId: null }, 'ahead', (r) =>
+            isRefreshDue(r, this.ports.clock(), this.opts.aheadSeconds),
+          );
           if (row?.token_refreshed_at && new Date(row.token_refreshed_at).getTime() >= before - 1000) refreshed++;
         } catch (err) {
-          this.logger.warn('token refresh failed; tried again at the next run', { profileId: id, err: (err as Error).message });
+          this.logger.warn('token refresh failed; tried again at the next run', {
+            profileId: id,
+            err: (err as Error).message,
+          });
         }
       }
     } catch (err) {
@@ -72,9 +77,7 @@ export class TokenRefresher {
     return refreshed;
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

@@ -1,7 +1,8 @@
 import { boundTo, KeyRing, SEALED_PREFIX } from '@postbus/kit';
 
 /** The columns that hold sealed secrets: each value is bound to its row id and its column. */
-export type SealedColumn = 'access_token_enc' | 'refresh_token_enc' | 'code_verifier_enc' | 'grant_enc';
+export type SealedColumn =
+  'access_token_enc' | 'refresh_token_enc' | 'code_verifier_enc' | 'grant_enc' | 'client_secret_enc';
 
 /** Where a sealed value is stored, as its additional authenticated data. */
 export const sealedAt = (rowId: string, column: SealedColumn): string => boundTo(rowId, column);
@@ -28,12 +29,22 @@ export class TokenVault extends KeyRing {
   }
 
   override open(sealed: string, at: string): string {
-    if (this.isUnbound(sealed)) throw new Error('token stored in the unbound form of earlier versions; run pnpm postbus rotate-token-key to re-seal it');
+    if (this.isUnbound(sealed))
+      throw new Error(
+        'token stored in the unbound form of earlier versions; run pnpm postbus rotate-token-key to re-seal it',
+      );
     return super.open(sealed, at);
   }
 }
 
 /** The vault of the configured key and every previous key still being rotated away from. */
-export function vaultFromConfig(config: { TOKEN_KEY_ID: string; TOKEN_ENCRYPTION_KEY: string; TOKEN_PREVIOUS_KEYS: Record<string, string> }): TokenVault {
-  return new TokenVault(config.TOKEN_KEY_ID, { ...config.TOKEN_PREVIOUS_KEYS, [config.TOKEN_KEY_ID]: config.TOKEN_ENCRYPTION_KEY });
+export function vaultFromConfig(config: {
+  TOKEN_KEY_ID: string;
+  TOKEN_ENCRYPTION_KEY: string;
+  TOKEN_PREVIOUS_KEYS: Record<string, string>;
+}): TokenVault {
+  return new TokenVault(config.TOKEN_KEY_ID, {
+    ...config.TOKEN_PREVIOUS_KEYS,
+    [config.TOKEN_KEY_ID]: config.TOKEN_ENCRYPTION_KEY,
+  });
 }

@@ -1,4 +1,4 @@
-import type { RunningSystem } from '@postbus/testing';
+import type { RunningSystem } from '../../../../tests/system/support/system';
 
 /** What the connections tests share: the REST API, the sandbox's controls, and the handoff walked over plain HTTP. */
 
@@ -7,29 +7,54 @@ export interface ApiAnswer {
   body: any;
 }
 
-export async function api(system: RunningSystem, path: string, init: { method?: string; key?: string; body?: unknown } = {}): Promise<ApiAnswer> {
+export async function api(
+  system: RunningSystem,
+  path: string,
+  init: { method?: string; key?: string; body?: unknown } = {},
+): Promise<ApiAnswer> {
   const headers: Record<string, string> = {};
   if (init.key) headers.authorization = `Bearer ${init.key}`;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${system.baseUrl}${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const res = await fetch(`${system.baseUrl}${path}`, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-export async function sandboxControl(system: RunningSystem, method: string, path: string, body?: unknown): Promise<ApiAnswer> {
-  const res = await fetch(`${system.sandboxUrl}/__sandbox${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+export async function sandboxControl(
+  system: RunningSystem,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<ApiAnswer> {
+  const res = await fetch(`${system.sandboxUrl}/__sandbox${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
 /** A user on the emulated platform (a Page on Facebook, a channel on YouTube). */
-export async function platformUser(system: RunningSystem, platform: string, handle: string): Promise<{ userId: string; accessToken: string; handle: string }> {
+export async function platformUser(
+  system: RunningSystem,
+  platform: string,
+  handle: string,
+): Promise<{ userId: string; accessToken: string; handle: string }> {
   const res = await sandboxControl(system, 'POST', '/users', { platform, handle });
   if (res.status !== 201) throw new Error(`sandbox user: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
-export async function newConnectUrl(system: RunningSystem, key: string, platform: string): Promise<{ requestId: string; connectUrl: string; expiresAt: string }> {
+export async function newConnectUrl(
+  system: RunningSystem,
+  key: string,
+  platform: string,
+): Promise<{ requestId: string; connectUrl: string; expiresAt: string }> {
   const res = await api(system, '/api/v1/connections', { method: 'POST', key, body: { platform } });
   if (res.status !== 201) throw new Error(`connection request: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
@@ -37,7 +62,13 @@ export async function newConnectUrl(system: RunningSystem, key: string, platform
 
 export function hiddenFields(html: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) out[m[1]] = m[2].replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g))
+    out[m[1]] = m[2]
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   return out;
 }
 
@@ -49,7 +80,10 @@ export class Visitor {
     return this.send(url, { method: 'GET' });
   }
 
-  async post(url: string, fields: Record<string, string | string[]>): Promise<{ status: number; html: string; location: string | null }> {
+  async post(
+    url: string,
+    fields: Record<string, string | string[]>,
+  ): Promise<{ status: number; html: string; location: string | null }> {
     const form = new URLSearchParams();
     for (const [k, v] of Object.entries(fields)) for (const one of ([] as string[]).concat(v)) form.append(k, one);
     return this.send(url, { method: 'POST', body: form });
@@ -66,7 +100,11 @@ export class Visitor {
       else this.cookies.delete(pair.slice(0, at));
     }
     const location = res.headers.get('location');
-    return { status: res.status, html: await res.text(), location: location ? new URL(location, url).toString() : null };
+    return {
+      status: res.status,
+      html: await res.text(),
+      location: location ? new URL(location, url).toString() : null,
+    };
   }
 }
 
@@ -85,19 +123,33 @@ export interface HandoffChoice {
  * Opens the link, continues to the platform, answers its consent page and follows the redirect
  * back, like a browser. Answers the final page, and the callback URL for replay tests.
  */
-export async function walkHandoff(connectUrl: string, choice: HandoffChoice = {}, visitor = new Visitor()): Promise<{ status: number; html: string; callbackUrl: string; visitor: Visitor }> {
+export async function walkHandoff(
+  connectUrl: string,
+  choice: HandoffChoice = {},
+  visitor = new Visitor(),
+): Promise<{ status: number; html: string; callbackUrl: string; visitor: Visitor }> {
   const landing = await visitor.get(connectUrl);
   if (landing.status !== 200) throw new Error(`landing page answered ${landing.status}: ${landing.html}`);
   const go = await visitor.post(connectUrl, hiddenFields(landing.html));
   if (go.status !== 303 || !go.location) throw new Error(`continue answered ${go.status}: ${go.html}`);
   const consent = await visitor.get(go.location);
-  const fields: Record<string, string | string[]> = { ...hiddenFields(consent.html), account: choice.accounts ?? ['new'], handle: choice.handle ?? `acct_${Math.random().toString(36).slice(2, 8)}`, decision: choice.decision ?? 'approve', ...(choice.scope !== undefined && { scope: choice.scope }) };
+  const fields: Record<string, string | string[]> = {
+    ...hiddenFields(consent.html),
+    account: choice.accounts ?? ['new'],
+    handle: choice.handle ?? `acct_${Math.random().toString(36).slice(2, 8)}`,
+    decision: choice.decision ?? 'approve',
+    ...(choice.scope !== undefined && { scope: choice.scope }),
+  };
   const decided = await visitor.post(go.location, fields);
-  if (decided.status !== 303 || !decided.location) throw new Error(`consent answered ${decided.status}: ${decided.html}`);
+  if (decided.status !== 303 || !decided.location)
+    throw new Error(`consent answered ${decided.status}: ${decided.html}`);
   let final = await visitor.get(decided.location);
   if (choice.choose) {
     const form = hiddenFields(final.html);
-    final = await visitor.post(new URL(`${new URL(decided.location).pathname.split('/').pop()}/choose`, decided.location).toString(), { ...form, account: choice.choose });
+    final = await visitor.post(
+      new URL(`${new URL(decided.location).pathname.split('/').pop()}/choose`, decided.location).toString(),
+      { ...form, account: choice.choose },
+    );
   }
   return { status: final.status, html: final.html, callbackUrl: decided.location, visitor };
 }
@@ -109,10 +161,16 @@ export async function issuedTokens(system: RunningSystem): Promise<string[]> {
 }
 
 /** Connects a profile through the whole handoff; answers its id and the final page. */
-export async function connectProfile(system: RunningSystem, key: string, platform: string, choice: HandoffChoice = {}): Promise<{ profileId: string; html: string }> {
+export async function connectProfile(
+  system: RunningSystem,
+  key: string,
+  platform: string,
+  choice: HandoffChoice = {},
+): Promise<{ profileId: string; html: string }> {
   const link = await newConnectUrl(system, key, platform);
   const page = await walkHandoff(link.connectUrl, choice);
   const state = await api(system, `/api/v1/connections/requests/${link.requestId}`, { key });
-  if (state.body.status !== 'completed') throw new Error(`connection did not complete: ${JSON.stringify(state.body)} ${page.html}`);
+  if (state.body.status !== 'completed')
+    throw new Error(`connection did not complete: ${JSON.stringify(state.body)} ${page.html}`);
   return { profileId: state.body.profileId, html: page.html };
 }

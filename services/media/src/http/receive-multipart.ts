@@ -25,16 +25,25 @@ function streamingEngine(store: MediaStore, limits: MeterLimits, staging: Promis
 }
 
 /** Reads the multipart body's `file` part into storage; nothing of it is held whole in memory. */
-export function receiveMultipartFile(req: Request, res: Response, store: MediaStore, limits: MeterLimits): Promise<{ staged: StagedObject; filename: string | null }> {
+export function receiveMultipartFile(
+  req: Request,
+  res: Response,
+  store: MediaStore,
+  limits: MeterLimits,
+): Promise<{ staged: StagedObject; filename: string | null }> {
   const staging: Promise<unknown>[] = [];
-  const upload = multer({ storage: streamingEngine(store, limits, staging), limits: { files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024 } }).single('file');
+  const upload = multer({
+    storage: streamingEngine(store, limits, staging),
+    limits: { files: 1, fields: 20, parts: 25, fieldSize: 64 * 1024 },
+  }).single('file');
   return new Promise((resolve, reject) => {
     upload(req, res, (err: unknown) => {
       // A refused part fails the request at once (its stream errors), while its partial object is
       // still being removed: answer only once that is done, so a refusal leaves nothing behind.
       if (err) return void Promise.all(staging).then(() => reject(fromMultipartError(err)));
-      const file = req.file as StagedFile | undefined;
-      if (!file?.staged) return reject(new AppError('missing_file', 'Send the file as multipart/form-data in the field "file".'));
+      const file: StagedFile | undefined = req.file;
+      if (!file?.staged)
+        return reject(new AppError('missing_file', 'Send the file as multipart/form-data in the field "file".'));
       resolve({ staged: file.staged, filename: file.originalname ? file.originalname.slice(0, 255) : null });
     });
   });

@@ -27,7 +27,10 @@ export function serveFile(ports: StoredObjectPorts & { media: MediaRepository; s
     const range = notModified ? undefined : requestedRange(req, media.sizeBytes, etag);
     // The object is opened (or, with no body to send, looked up) before any header is set, so a
     // missing one leaves as a plain JSON error.
-    const body = range === 'unsatisfiable' ? undefined : await openStored(ports, media, req.method === 'GET' && !notModified ? { range } : 'check');
+    const body =
+      range === 'unsatisfiable'
+        ? undefined
+        : await openStored(ports, media, req.method === 'GET' && !notModified ? { range } : 'check');
 
     res.setHeader('ETag', etag);
     res.setHeader('Accept-Ranges', 'bytes');

@@ -26,7 +26,24 @@ const VIDEO_BRANDS = new Map<string, DetectedType>([
  * Major brands that say the file is a still image or audio. Such files often list ISO brands as
  * compatible too (a HEIC photo may name `iso8`, an M4A `isom`), so their major brand decides.
  */
-const NOT_VIDEO_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1', 'avif', 'avis', 'crx ', 'M4A ', 'M4B ', 'M4P ', 'F4A ', 'F4B ']);
+const NOT_VIDEO_BRANDS = new Set([
+  'heic',
+  'heix',
+  'hevc',
+  'hevx',
+  'heim',
+  'heis',
+  'mif1',
+  'msf1',
+  'avif',
+  'avis',
+  'crx ',
+  'M4A ',
+  'M4B ',
+  'M4P ',
+  'F4A ',
+  'F4B ',
+]);
 
 /** size (4) + 'ftyp' (4) + major brand (4) + minor version (4). */
 const FTYP_FIXED_BYTES = 16;

@@ -52,8 +52,18 @@ export class MediaMeter extends Transform {
   }
 
   private overLimit(): AppError | undefined {
-    if (this.sizeBytes > this.limits.maxBytes) return new AppError('file_too_large', `The file is larger than ${Math.round(this.limits.maxBytes / 1024 / 1024)} MB.`, { maxBytes: this.limits.maxBytes });
-    if (this.sizeBytes > this.limits.quotaBytes) return new AppError('storage_quota_exceeded', 'This file does not fit in the storage left on your plan; delete media or upgrade.', { remainingBytes: Math.max(0, this.limits.quotaBytes) });
+    if (this.sizeBytes > this.limits.maxBytes)
+      return new AppError(
+        'file_too_large',
+        `The file is larger than ${Math.round(this.limits.maxBytes / 1024 / 1024)} MB.`,
+        { maxBytes: this.limits.maxBytes },
+      );
+    if (this.sizeBytes > this.limits.quotaBytes)
+      return new AppError(
+        'storage_quota_exceeded',
+        'This file does not fit in the storage left on your plan; delete media or upgrade.',
+        { remainingBytes: Math.max(0, this.limits.quotaBytes) },
+      );
     return undefined;
   }
 
@@ -62,7 +72,10 @@ export class MediaMeter extends Transform {
     const head = this.takeHead();
     const accepted = acceptedContentType(sniffMediaType(head));
     if (!accepted) {
-      return callback(this.limits.onUnknownType?.(head.subarray(0, SNIFF_BYTES)) ?? new AppError('unsupported_media_type', `This file is not of an accepted type: send ${ACCEPTED_DESCRIPTION}.`));
+      return callback(
+        this.limits.onUnknownType?.(head.subarray(0, SNIFF_BYTES)) ??
+          new AppError('unsupported_media_type', `This file is not of an accepted type: send ${ACCEPTED_DESCRIPTION}.`),
+      );
     }
     this.contentType = accepted;
     callback(null, head);

@@ -25,6 +25,17 @@ export function acceptedContentType(detectedMime: string | undefined): string | 
 
 /** A web page rather than a file: the start of the bytes reads as HTML. */
 export function looksLikeHtml(head: Buffer): boolean {
-  const text = head.subarray(0, 1024).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
-  return text.startsWith('<!doctype html') || text.startsWith('<html') || text.startsWith('<head') || text.startsWith('<body') || (text.startsWith('<') && text.includes('<html'));
+  const text = head
+    .subarray(0, 1024)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
+  return (
+    text.startsWith('<!doctype html') ||
+    text.startsWith('<html') ||
+    text.startsWith('<head') ||
+    text.startsWith('<body') ||
+    (text.startsWith('<') && text.includes('<html'))
+  );
 }

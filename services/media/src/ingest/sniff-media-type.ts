@@ -53,5 +53,7 @@ function bytesAt(head: Buffer, offset: number, expected: Buffer): boolean {
 }
 
 function textAt(head: Buffer, offset: number, expected: string): boolean {
-  return head.length >= offset + expected.length && head.toString('latin1', offset, offset + expected.length) === expected;
+  return (
+    head.length >= offset + expected.length && head.toString('latin1', offset, offset + expected.length) === expected
+  );
 }

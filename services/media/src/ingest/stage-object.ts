@@ -24,8 +24,8 @@ export function newObjectKey(): string {
 export async function stageObject(store: MediaStore, source: Readable, limits: MeterLimits): Promise<StagedObject> {
   const key = newObjectKey();
   const meter = new MediaMeter(limits);
-  let reason: unknown;
-  meter.once('error', (err) => (reason ??= err));
+  let reason: Error | undefined;
+  meter.once('error', (err: Error) => (reason ??= err));
   const metered = pipeline(source, meter, (err) => {
     if (err) reason ??= err;
   });

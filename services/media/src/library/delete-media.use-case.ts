@@ -6,8 +6,12 @@ import type { MediaPorts } from './media-ports';
  * Marks the media deleted and announces media.deleted in the same transaction. The stored object
  * goes too once no other media shares its content.
  */
-export async function deleteMedia(ports: Pick<MediaPorts, 'media' | 'store' | 'announce' | 'logger'>, principal: Principal, mediaId: string) {
-  const { media, releasedKey } = await ports.media.ds.transaction(async (m) => {
+export async function deleteMedia(
+  ports: Pick<MediaPorts, 'media' | 'store' | 'announce' | 'logger'>,
+  principal: Principal,
+  mediaId: string,
+) {
+  const { media, releasedKey } = await ports.media.transaction(async (m) => {
     const deleted = await ports.media.markDeleted(m, principal.accountId, mediaId);
     if (!deleted) throw new AppError('not_found', `No media ${mediaId}.`);
     const key = await ports.media.releaseBlob(m, deleted.sha256);
@@ -16,7 +20,11 @@ export async function deleteMedia(ports: Pick<MediaPorts, 'media' | 'store' | 'a
   });
   ports.announce();
   if (releasedKey) {
-    await ports.store.delete(releasedKey).catch((err) => ports.logger.warn('could not remove a released object', { key: releasedKey, err: (err as Error).message }));
+    await ports.store
+      .delete(releasedKey)
+      .catch((err) =>
+        ports.logger.warn('could not remove a released object', { key: releasedKey, err: (err as Error).message }),
+      );
   }
   return { mediaId: media.id, status: 'deleted' as const, deletedAt: (media.deletedAt ?? new Date()).toISOString() };
 }

@@ -20,12 +20,20 @@ export async function resolveMedia(ports: ReadPorts, principal: Principal, media
 
 const DEFAULT_PAGE = 20;
 
-export async function listMedia(ports: ReadPorts, principal: Principal, q: { limit?: number; cursor?: string }): Promise<MediaPage> {
+export async function listMedia(
+  ports: ReadPorts,
+  principal: Principal,
+  q: { limit?: number; cursor?: string },
+): Promise<MediaPage> {
   const limit = q.limit ?? DEFAULT_PAGE;
   const afterId = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
   // One more than asked tells whether a next page exists.
   const rows = await ports.media.page(principal.accountId, limit + 1, afterId);
-  if (!rows) throw new AppError('validation_error', 'cursor: not a cursor of this list; pass nextCursor from the previous page.');
+  if (!rows)
+    throw new AppError(
+      'validation_error',
+      'cursor: not a cursor of this list; pass nextCursor from the previous page.',
+    );
   const page = rows.slice(0, limit);
   return {
     media: page.map((m) => toMediaAsset(m, ports.signer, ports.publicBaseUrl)),
@@ -40,6 +48,10 @@ function encodeCursor(id: string): string {
 
 function decodeCursor(cursor: string): string {
   const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^med_\w+$/.test(id)) throw new AppError('validation_error', 'cursor: not a cursor of this list; pass nextCursor from the previous page.');
+  if (!/^med_\w+$/.test(id))
+    throw new AppError(
+      'validation_error',
+      'cursor: not a cursor of this list; pass nextCursor from the previous page.',
+    );
   return id;
 }

@@ -24,7 +24,8 @@ export function normaliseLink(raw: string): URL {
   } catch {
     throw new AppError('validation_error', 'url: not a valid URL.');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new AppError('validation_error', 'url: only http and https links can be imported.');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new AppError('validation_error', 'url: only http and https links can be imported.');
   url.hash = '';
   return url;
 }
@@ -34,7 +35,11 @@ export function normaliseLink(raw: string): URL {
  * media it made (nothing downloaded while its bytes are stored); a share page or a web page is
  * refused with instructions.
  */
-export async function importFromUrl(ports: ImportPorts, principal: Principal, rawUrl: string): Promise<MediaImported & { deduplicated: boolean }> {
+export async function importFromUrl(
+  ports: ImportPorts,
+  principal: Principal,
+  rawUrl: string,
+): Promise<MediaImported & { deduplicated: boolean }> {
   const url = normaliseLink(rawUrl);
   assertNotSharePage(url);
   const allowance = await getUploadAllowance(ports, principal);
@@ -48,30 +53,55 @@ export async function importFromUrl(ports: ImportPorts, principal: Principal, ra
     try {
       if (download.contentType && HTML_TYPES.test(download.contentType)) throw webPageError(download.chain);
       if (download.contentLength !== undefined && download.contentLength > MEDIA_MAX_BYTES) {
-        throw new AppError('file_too_large', `The linked file is larger than ${MEDIA_MAX_BYTES / 1024 / 1024} MB.`, { maxBytes: MEDIA_MAX_BYTES });
+        throw new AppError('file_too_large', `The linked file is larger than ${MEDIA_MAX_BYTES / 1024 / 1024} MB.`, {
+          maxBytes: MEDIA_MAX_BYTES,
+        });
       }
-      if (download.contentLength !== undefined && download.contentLength > allowance.remainingBytes) throw storageQuotaExceeded(allowance.remainingBytes);
+      if (download.contentLength !== undefined && download.contentLength > allowance.remainingBytes)
+        throw storageQuotaExceeded(allowance.remainingBytes);
       return await stageObject(ports.store, download.body, {
         maxBytes: MEDIA_MAX_BYTES,
         quotaBytes: allowance.remainingBytes,
-        onUnknownType: (head) => (looksLikeHtml(head) ? webPageError(download.chain) : new AppError('unsupported_media_type', 'The linked file is not an image or video of an accepted type (JPEG, PNG, WebP, GIF, MP4, MOV, WebM).')),
+        onUnknownType: (head) =>
+          looksLikeHtml(head)
+            ? webPageError(download.chain)
+            : new AppError(
+                'unsupported_media_type',
+                'The linked file is not an image or video of an accepted type (JPEG, PNG, WebP, GIF, MP4, MOV, WebM).',
+              ),
       });
     } catch (err) {
       download.body.destroy();
       if (err instanceof AppError) throw err;
       // The body failed: a time limit (a NetError) or the connection breaking off.
       const broken = download.body.errored ?? err;
-      throw isNetError(broken) ? linkFailure(broken, url) : new AppError('validation_error', `The link could not be downloaded from ${url.host}: the connection broke off.`);
+      throw isNetError(broken)
+        ? linkFailure(broken, url)
+        : new AppError(
+            'validation_error',
+            `The link could not be downloaded from ${url.host}: the connection broke off.`,
+          );
     }
   })();
   const filename = lastSegment(download.chain[download.chain.length - 1]);
-  const { media, created } = await recordMedia(ports, principal, staged, { origin: 'url', sourceUrl: url.href, filename, quotaBytes: allowance.quotaBytes });
+  const { media, created } = await recordMedia(ports, principal, staged, {
+    origin: 'url',
+    sourceUrl: url.href,
+    filename,
+    quotaBytes: allowance.quotaBytes,
+  });
   return { ...answer(ports, media), deduplicated: !created };
 }
 
 function answer(ports: MediaPorts, media: Parameters<typeof toMediaAsset>[0]): MediaImported {
   const asset = toMediaAsset(media, ports.signer, ports.publicBaseUrl);
-  return { success: true, mediaId: asset.mediaId, url: asset.url, contentType: asset.contentType, sizeBytes: asset.sizeBytes };
+  return {
+    success: true,
+    mediaId: asset.mediaId,
+    url: asset.url,
+    contentType: asset.contentType,
+    sizeBytes: asset.sizeBytes,
+  };
 }
 
 function lastSegment(url: URL): string | null {

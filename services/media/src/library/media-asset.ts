@@ -11,5 +11,6 @@ export function toMediaAsset(media: Media, signer: UrlSigner, baseUrl: string): 
     sizeBytes: media.sizeBytes,
     status: media.status,
     createdAt: media.createdAt.toISOString(),
+    probe: media.probe,
   };
 }

@@ -1,5 +1,6 @@
 import type { AccountSummary, Principal } from '@postbus/contracts';
 import type { Logger } from '@postbus/kit';
+import type { ProbeObject } from '../probe/probe-stored-object';
 import type { UrlSigner } from '../serving/url-signer';
 import type { MediaStore } from '../storage/media-store';
 import type { MediaRepository } from './media.repository';
@@ -8,6 +9,8 @@ import type { MediaRepository } from './media.repository';
 export interface MediaPorts {
   media: MediaRepository;
   store: MediaStore;
+  /** Reads a stored object's figures with ffprobe; media_unreadable when it cannot. */
+  probe: ProbeObject;
   signer: UrlSigner;
   /** The {base_url} of URLs answered over RPC. */
   publicBaseUrl: string;

@@ -1,7 +1,9 @@
+import type { MediaProbe } from '@postbus/contracts';
 import type { DataSource, EntityManager } from 'typeorm';
+import { databaseOf } from '@postbus/kit';
 import type { StagedObject } from '../ingest/stage-object';
 
-export type MediaOrigin = 'upload' | 'url';
+export type MediaOrigin = 'upload' | 'url' | 'rendition';
 
 export interface Media {
   id: string;
@@ -13,6 +15,8 @@ export interface Media {
   origin: MediaOrigin;
   sourceUrl: string | null;
   filename: string | null;
+  /** ffprobe's figures, read once when stored; null for media stored before files were probed. */
+  probe: MediaProbe | null;
   createdAt: Date;
   deletedAt: Date | null;
 }
@@ -31,6 +35,7 @@ interface MediaRow {
   origin: MediaOrigin;
   source_url: string | null;
   filename: string | null;
+  probe: MediaProbe | null;
   created_at: Date;
   deleted_at: Date | null;
 }
@@ -46,6 +51,7 @@ function toMedia(r: MediaRow): Media {
     origin: r.origin,
     sourceUrl: r.source_url,
     filename: r.filename,
+    probe: r.probe ?? null,
     createdAt: new Date(r.created_at),
     deletedAt: r.deleted_at ? new Date(r.deleted_at) : null,
   };
@@ -53,12 +59,32 @@ function toMedia(r: MediaRow): Media {
 
 type Db = DataSource | EntityManager;
 
+/** A library transaction in progress, handed to the methods that must run inside it. */
+export type LibraryTx = EntityManager;
+
 /** The media and blobs tables; every read on behalf of a caller is filtered by its account. */
 export class MediaRepository {
   constructor(readonly ds: DataSource) {}
 
+  /** Runs `work` in one transaction: it commits when `work` resolves. */
+  transaction<R>(work: (tx: LibraryTx) => Promise<R>): Promise<R> {
+    return this.ds.transaction(work);
+  }
+
+  /** Bytes and count of the account's ready media: what its storage quota is measured against. */
+  async storageUsage(accountId: string): Promise<{ usedBytes: number; mediaCount: number }> {
+    const [row]: { used: string; n: number }[] = await this.ds.query(
+      `SELECT coalesce(sum(size_bytes), 0)::bigint AS used, count(*)::int AS n FROM media WHERE account_id = $1 AND status = 'ready'`,
+      [accountId],
+    );
+    return { usedBytes: Number(row.used), mediaCount: row.n };
+  }
+
   async findReady(accountId: string, id: string): Promise<Media | undefined> {
-    const rows: MediaRow[] = await this.ds.query(`SELECT * FROM media WHERE id = $1 AND account_id = $2 AND status = 'ready'`, [id, accountId]);
+    const rows: MediaRow[] = await this.ds.query(
+      `SELECT * FROM media WHERE id = $1 AND account_id = $2 AND status = 'ready'`,
+      [id, accountId],
+    );
     return rows[0] && toMedia(rows[0]);
   }
 
@@ -82,7 +108,10 @@ export class MediaRepository {
   /** Newest first; `afterId` is the last media of the previous page. Undefined when that media is not the account's. */
   async page(accountId: string, limit: number, afterId?: string): Promise<Media[] | undefined> {
     if (afterId) {
-      const anchor = await this.ds.query('SELECT 1 FROM media WHERE id = $1 AND account_id = $2', [afterId, accountId]);
+      const anchor: unknown[] = await this.ds.query('SELECT 1 FROM media WHERE id = $1 AND account_id = $2', [
+        afterId,
+        accountId,
+      ]);
       if (!anchor.length) return undefined;
     }
     const rows: MediaRow[] = afterId
@@ -92,7 +121,10 @@ export class MediaRepository {
            ORDER BY created_at DESC, id DESC LIMIT $2`,
           [accountId, limit, afterId],
         )
-      : await this.ds.query(`SELECT * FROM media WHERE account_id = $1 AND status = 'ready' ORDER BY created_at DESC, id DESC LIMIT $2`, [accountId, limit]);
+      : await this.ds.query(
+          `SELECT * FROM media WHERE account_id = $1 AND status = 'ready' ORDER BY created_at DESC, id DESC LIMIT $2`,
+          [accountId, limit],
+        );
     return rows.map(toMedia);
   }
 
@@ -102,13 +134,17 @@ export class MediaRepository {
   }
 
   async usedBytes(db: Db, accountId: string): Promise<number> {
-    const [{ used }] = await db.query(`SELECT coalesce(sum(size_bytes), 0)::bigint AS used FROM media WHERE account_id = $1 AND status = 'ready'`, [accountId]);
+    // bigint comes back as text
+    const [{ used }]: { used: string }[] = await db.query(
+      `SELECT coalesce(sum(size_bytes), 0)::bigint AS used FROM media WHERE account_id = $1 AND status = 'ready'`,
+      [accountId],
+    );
     return Number(used);
   }
 
   /** The stored object for this content: the staged one if the content is new, else the one already kept. */
   async claimBlob(m: EntityManager, staged: StagedObject): Promise<string> {
-    const [{ storage_key }] = await m.query(
+    const [{ storage_key }]: { storage_key: string }[] = await m.query(
       `INSERT INTO blobs (sha256, storage_key, size_bytes, content_type) VALUES ($1, $2, $3, $4)
        ON CONFLICT (sha256) DO UPDATE SET sha256 = blobs.sha256
        RETURNING storage_key`,
@@ -127,30 +163,44 @@ export class MediaRepository {
     await m.query('UPDATE media SET source_url = NULL WHERE id = $1', [id]);
   }
 
-  async insert(m: EntityManager, media: NewMedia, staged: StagedObject): Promise<Media> {
+  async insert(m: EntityManager, media: NewMedia, staged: StagedObject, probe: MediaProbe): Promise<Media> {
     const rows: MediaRow[] = await m.query(
-      `INSERT INTO media (id, account_id, status, sha256, content_type, size_bytes, origin, source_url, filename)
-       VALUES ($1, $2, 'ready', $3, $4, $5, $6, $7, $8) RETURNING *`,
-      [media.id, media.accountId, staged.sha256, staged.contentType, staged.sizeBytes, media.origin, media.sourceUrl, media.filename],
+      `INSERT INTO media (id, account_id, status, sha256, content_type, size_bytes, origin, source_url, filename, probe)
+       VALUES ($1, $2, 'ready', $3, $4, $5, $6, $7, $8, $9) RETURNING *`,
+      [
+        media.id,
+        media.accountId,
+        staged.sha256,
+        staged.contentType,
+        staged.sizeBytes,
+        media.origin,
+        media.sourceUrl,
+        media.filename,
+        JSON.stringify(probe),
+      ],
     );
     return toMedia(rows[0]);
   }
 
   async markDeleted(m: EntityManager, accountId: string, id: string): Promise<Media | undefined> {
-    const rows: MediaRow[] = await m.query(
-      // Through a CTE so the driver answers rows (a bare UPDATE … RETURNING answers [rows, count]).
-      `WITH changed AS (UPDATE media SET status = 'deleted', deleted_at = now() WHERE id = $1 AND account_id = $2 AND status = 'ready' RETURNING *)
-       SELECT * FROM changed`,
+    const [row] = await databaseOf(m).updateReturning<MediaRow>(
+      `UPDATE media SET status = 'deleted', deleted_at = now() WHERE id = $1 AND account_id = $2 AND status = 'ready' RETURNING *`,
       [id, accountId],
     );
-    return rows[0] && toMedia(rows[0]);
+    return row && toMedia(row);
   }
 
   /** Forgets the content's object when no ready media uses it any more; answers its storage key then. */
   async releaseBlob(m: EntityManager, sha256: string): Promise<string | undefined> {
-    const blobs: { storage_key: string }[] = await m.query('SELECT storage_key FROM blobs WHERE sha256 = $1 FOR UPDATE', [sha256]);
+    const blobs: { storage_key: string }[] = await m.query(
+      'SELECT storage_key FROM blobs WHERE sha256 = $1 FOR UPDATE',
+      [sha256],
+    );
     if (!blobs.length) return undefined;
-    const [{ n }] = await m.query(`SELECT count(*)::int AS n FROM media WHERE sha256 = $1 AND status = 'ready'`, [sha256]);
+    const [{ n }]: { n: number }[] = await m.query(
+      `SELECT count(*)::int AS n FROM media WHERE sha256 = $1 AND status = 'ready'`,
+      [sha256],
+    );
     if (n > 0) return undefined;
     await m.query('DELETE FROM blobs WHERE sha256 = $1', [sha256]);
     return blobs[0].storage_key;

@@ -7,7 +7,10 @@ export type MissingObjectPorts = Pick<MediaPorts, 'logger' | 'countMissingObject
  * Storage lost an object a media row names (an emptied store, a database restored or shared
  * without its objects): a warning and a counter, so operators learn of it before users do.
  */
-export function reportMissingObject(ports: MissingObjectPorts, found: { operation: MissingObjectOperation; mediaId: string; key: string; sha256: string }): void {
+export function reportMissingObject(
+  ports: MissingObjectPorts,
+  found: { operation: MissingObjectOperation; mediaId: string; key: string; sha256: string },
+): void {
   ports.logger.warn('stored object missing', found);
   ports.countMissingObject(found.operation);
 }

@@ -11,12 +11,25 @@ export type ReceiveFile = (limits: MeterLimits) => Promise<{ staged: StagedObjec
 
 /**
  * An upload: the plan and the storage left are checked before a byte is read, the file is
- * streamed to storage within 50 MB and the quota, then added to the account's library.
+ * streamed to storage within 50 MB and the quota, then added to the account's library (as
+ * `mediaId` when an upload URL named it beforehand).
  */
-export async function uploadMedia(ports: MediaPorts, principal: Principal, receive: ReceiveFile, baseUrl = ports.publicBaseUrl): Promise<MediaUploaded> {
+export async function uploadMedia(
+  ports: MediaPorts,
+  principal: Principal,
+  receive: ReceiveFile,
+  baseUrl = ports.publicBaseUrl,
+  mediaId?: string,
+): Promise<MediaUploaded> {
   const allowance = await getUploadAllowance(ports, principal);
   assertRoomLeft(allowance);
   const { staged, filename } = await receive({ maxBytes: MEDIA_MAX_BYTES, quotaBytes: allowance.remainingBytes });
-  const { media } = await recordMedia(ports, principal, staged, { origin: 'upload', sourceUrl: null, filename, quotaBytes: allowance.quotaBytes });
+  const { media } = await recordMedia(ports, principal, staged, {
+    origin: 'upload',
+    sourceUrl: null,
+    filename,
+    quotaBytes: allowance.quotaBytes,
+    mediaId,
+  });
   return { success: true, url: toMediaAsset(media, ports.signer, baseUrl).url, mediaId: media.id };
 }

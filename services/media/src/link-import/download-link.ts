@@ -35,16 +35,28 @@ export async function downloadLink(url: URL, limits: DownloadLimits, checkUrl: (
     connectTimeoutMs: limits.connectTimeoutMs,
     idleTimeoutMs: limits.idleTimeoutMs,
     checkUrl,
-    headers: { 'user-agent': 'PostbusMediaImport/1.0', accept: 'image/*, video/*;q=0.9, */*;q=0.1', 'accept-encoding': 'identity' },
+    headers: {
+      'user-agent': 'PostbusMediaImport/1.0',
+      accept: 'image/*, video/*;q=0.9, */*;q=0.1',
+      'accept-encoding': 'identity',
+    },
   }).catch((err) => {
     throw linkFailure(err, url);
   });
   if (res.status < 200 || res.status >= 300) {
     res.body.destroy();
-    throw new AppError('validation_error', `The link could not be downloaded from ${res.url.host}: it answered HTTP ${res.status}.`);
+    throw new AppError(
+      'validation_error',
+      `The link could not be downloaded from ${res.url.host}: it answered HTTP ${res.status}.`,
+    );
   }
   const declared = res.headers['content-length'];
-  return { chain: res.chain, contentType: res.headers['content-type'], contentLength: declared === undefined ? undefined : Number(declared), body: res.body };
+  return {
+    chain: res.chain,
+    contentType: res.headers['content-type'],
+    contentLength: declared === undefined ? undefined : Number(declared),
+    body: res.body,
+  };
 }
 
 /** A failure of the network in the API's words: the link is refused or could not be fetched (validation_error). */

@@ -16,7 +16,12 @@ const SHARE_HOSTS: ShareHost[] = [
   {
     name: 'Google Drive',
     domains: ['drive.google.com', 'docs.google.com', 'drive.usercontent.google.com'],
-    isDirect: (u) => u.hostname === 'drive.usercontent.google.com' || (u.hostname === 'drive.google.com' && /\/uc$/.test(u.pathname) && u.searchParams.get('export') === 'download' && !!u.searchParams.get('id')),
+    isDirect: (u) =>
+      u.hostname === 'drive.usercontent.google.com' ||
+      (u.hostname === 'drive.google.com' &&
+        /\/uc$/.test(u.pathname) &&
+        u.searchParams.get('export') === 'download' &&
+        !!u.searchParams.get('id')),
     advise(u) {
       const id = u.pathname.match(/\/d\/([\w-]+)/)?.[1] ?? u.searchParams.get('id') ?? undefined;
       const directUrl = id ? `https://drive.google.com/uc?export=download&id=${id}` : undefined;
@@ -29,22 +34,33 @@ const SHARE_HOSTS: ShareHost[] = [
   {
     name: 'Dropbox',
     domains: ['dropbox.com', 'dl.dropboxusercontent.com'],
-    isDirect: (u) => u.hostname.endsWith('dropboxusercontent.com') || u.searchParams.get('dl') === '1' || u.searchParams.get('raw') === '1',
+    isDirect: (u) =>
+      u.hostname.endsWith('dropboxusercontent.com') ||
+      u.searchParams.get('dl') === '1' ||
+      u.searchParams.get('raw') === '1',
     advise(u) {
       const direct = new URL(u.href);
       direct.searchParams.set('dl', '1');
-      return { instructions: `Dropbox share links open a preview page. Change dl=0 to dl=1 at the end of the link: ${direct.href}`, directUrl: direct.href };
+      return {
+        instructions: `Dropbox share links open a preview page. Change dl=0 to dl=1 at the end of the link: ${direct.href}`,
+        directUrl: direct.href,
+      };
     },
   },
   {
     name: 'OneDrive',
     domains: ['1drv.ms', 'onedrive.live.com', 'sharepoint.com'],
-    isDirect: (u) => (u.hostname === 'onedrive.live.com' && u.pathname.startsWith('/download')) || (u.hostname.endsWith('sharepoint.com') && u.searchParams.get('download') === '1'),
+    isDirect: (u) =>
+      (u.hostname === 'onedrive.live.com' && u.pathname.startsWith('/download')) ||
+      (u.hostname.endsWith('sharepoint.com') && u.searchParams.get('download') === '1'),
     advise(u) {
       if (u.hostname.endsWith('sharepoint.com')) {
         const direct = new URL(u.href);
         direct.searchParams.set('download', '1');
-        return { instructions: `OneDrive and SharePoint share links open a viewer. Add download=1 to the link: ${direct.href}`, directUrl: direct.href };
+        return {
+          instructions: `OneDrive and SharePoint share links open a viewer. Add download=1 to the link: ${direct.href}`,
+          directUrl: direct.href,
+        };
       }
       return {
         instructions: `OneDrive share links open a viewer. Open the file in OneDrive, choose Embed, copy the address from the embed code and replace "embed" with "download" in it (https://onedrive.live.com/download?…). ${UPLOAD_INSTEAD}`,
@@ -55,7 +71,9 @@ const SHARE_HOSTS: ShareHost[] = [
     name: 'WeTransfer',
     domains: ['wetransfer.com', 'we.tl'],
     isDirect: () => false,
-    advise: () => ({ instructions: `WeTransfer links lead to a download page that expires, never to the file itself. ${UPLOAD_INSTEAD}` }),
+    advise: () => ({
+      instructions: `WeTransfer links lead to a download page that expires, never to the file itself. ${UPLOAD_INSTEAD}`,
+    }),
   },
   {
     name: 'iCloud',
@@ -78,13 +96,17 @@ function notDirect(host: ShareHost | undefined, url: URL, why: string): AppError
     );
   }
   const { instructions, directUrl } = host.advise(url);
-  return new AppError('media_url_not_direct', `${why} ${instructions}`, { host: host.name, ...(directUrl ? { directUrl } : {}) });
+  return new AppError('media_url_not_direct', `${why} ${instructions}`, {
+    host: host.name,
+    ...(directUrl ? { directUrl } : {}),
+  });
 }
 
 /** Refuses a known share page before anything is downloaded. */
 export function assertNotSharePage(url: URL): void {
   const host = hostOf(url);
-  if (host && !host.isDirect(url)) throw notDirect(host, url, `This ${host.name} link opens a share page, not the file.`);
+  if (host && !host.isDirect(url))
+    throw notDirect(host, url, `This ${host.name} link opens a share page, not the file.`);
 }
 
 /** The error for a link (or one it redirected to) that answered a web page; instructions for the first known host. */

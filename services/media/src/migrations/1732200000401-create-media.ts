@@ -24,8 +24,12 @@ export class CreateMedia1732200000401 implements MigrationInterface {
       created_at timestamptz NOT NULL DEFAULT now(),
       deleted_at timestamptz
     )`);
-    await q.query(`CREATE INDEX media_account_page ON media (account_id, created_at DESC, id DESC) WHERE status = 'ready'`);
-    await q.query(`CREATE UNIQUE INDEX media_account_link ON media (account_id, source_url) WHERE status = 'ready' AND source_url IS NOT NULL`);
+    await q.query(
+      `CREATE INDEX media_account_page ON media (account_id, created_at DESC, id DESC) WHERE status = 'ready'`,
+    );
+    await q.query(
+      `CREATE UNIQUE INDEX media_account_link ON media (account_id, source_url) WHERE status = 'ready' AND source_url IS NOT NULL`,
+    );
     await q.query(`CREATE INDEX media_content ON media (sha256) WHERE status = 'ready'`);
   }
   async down(q: QueryRunner): Promise<void> {

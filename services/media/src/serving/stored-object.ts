@@ -9,7 +9,11 @@ export type StoredObjectPorts = MissingObjectPorts & { store: MediaStore };
  * The media's bytes (or one range of them), or with `'check'` only the certainty that they are
  * stored (HEAD, 304). A lost object is reported to operators and answers media_gone.
  */
-export async function openStored(ports: StoredObjectPorts, media: StoredMedia, read: { range?: ByteRange } | 'check'): Promise<Readable | undefined> {
+export async function openStored(
+  ports: StoredObjectPorts,
+  media: StoredMedia,
+  read: { range?: ByteRange } | 'check',
+): Promise<Readable | undefined> {
   try {
     if (read !== 'check') return await ports.store.open(media.storageKey, read.range);
     if (await ports.store.exists(media.storageKey)) return undefined;

@@ -11,7 +11,9 @@ export function createMediaStore(config: MediaConfig): MediaStore & { close?(): 
       region: config.MEDIA_S3_REGION,
       endpoint: config.MEDIA_S3_ENDPOINT || undefined,
       forcePathStyle: config.MEDIA_S3_FORCE_PATH_STYLE,
-      credentials: config.MEDIA_S3_ACCESS_KEY_ID ? { accessKeyId: config.MEDIA_S3_ACCESS_KEY_ID, secretAccessKey: config.MEDIA_S3_SECRET_ACCESS_KEY } : undefined,
+      credentials: config.MEDIA_S3_ACCESS_KEY_ID
+        ? { accessKeyId: config.MEDIA_S3_ACCESS_KEY_ID, secretAccessKey: config.MEDIA_S3_SECRET_ACCESS_KEY }
+        : undefined,
     });
   }
   return new LocalMediaStore(config.MEDIA_LOCAL_DIR);

@@ -51,7 +51,13 @@ export class S3MediaStore implements MediaStore {
 
   async open(key: string, range?: ByteRange): Promise<Readable> {
     const res = await this.client
-      .send(new GetObjectCommand({ Bucket: this.opts.bucket, Key: key, Range: range ? `bytes=${range.start}-${range.end}` : undefined }))
+      .send(
+        new GetObjectCommand({
+          Bucket: this.opts.bucket,
+          Key: key,
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
+      )
       .catch((err) => {
         throw isMissing(err) ? new MissingObjectError(key) : err;
       });

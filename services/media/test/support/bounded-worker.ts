@@ -9,7 +9,8 @@ import { Worker, type MessagePort } from 'node:worker_threads';
 /** The largest input the slot keeps (longer ones are kept cut, with their real length). */
 const SLOT_BYTES = 16 * 1024;
 
-export type WorkerOutcome<T> = { returned: true; result: T } | { returned: false; stuckOnLength: number; stuckOn: string };
+export type WorkerOutcome<T> =
+  { returned: true; result: T } | { returned: false; stuckOnLength: number; stuckOn: string };
 
 const READY = 'bounded-worker:ready';
 
@@ -30,7 +31,11 @@ export function recordInput(slot: SharedArrayBuffer, bytes: Uint8Array): void {
  * workerData and waits for its answer, or `timeoutMs` after it announced itself ready (a generous
  * bound on the calls alone, not a measure: loading a slow machine's worker does not count).
  */
-export function runBounded<T>(file: string, data: Record<string, unknown>, timeoutMs: number): Promise<WorkerOutcome<T>> {
+export function runBounded<T>(
+  file: string,
+  data: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<WorkerOutcome<T>> {
   const slot = new SharedArrayBuffer(4 + SLOT_BYTES);
   const source = `require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(file)});`;
   const worker = new Worker(source, { eval: true, workerData: { slot, ...data } });
@@ -46,7 +51,7 @@ export function runBounded<T>(file: string, data: Record<string, unknown>, timeo
       if (message === READY) return void (timer = setTimeout(giveUp, timeoutMs));
       clearTimeout(timer);
       void worker.terminate();
-      resolve({ returned: true, result: message as T });
+      resolve({ returned: true, result: message });
     });
     worker.once('error', (err) => {
       clearTimeout(timer);

@@ -49,7 +49,13 @@ export async function startMediaHarness(label: string, extraEnv: Record<string, 
     stops.push(() => auth.lifecycle.stop());
     const media = await startMedia({ ...common, MEDIA_HTTP_PORT: '0' });
     stops.push(() => media.lifecycle.stop());
-    const bus = await openBus({ url: env.amqpUrl, namespace: env.namespace, logger: createLogger('test', 'silent'), rpcTimeoutMs: 10_000, ephemeral: true });
+    const bus = await openBus({
+      url: env.amqpUrl,
+      namespace: env.namespace,
+      logger: createLogger('test', 'silent'),
+      rpcTimeoutMs: 10_000,
+      ephemeral: true,
+    });
     stops.push(() => bus.close());
     return {
       env,
@@ -57,7 +63,12 @@ export async function startMediaHarness(label: string, extraEnv: Record<string, 
       metricsUrl: media.metricsUrl,
       localDir,
       bus,
-      account: (opts = {}) => seedAccount(bus.rpc, 'http://127.0.0.1:9', { email: `media-${randomBytes(4).toString('hex')}@example.com`, platforms: [], ...opts }),
+      account: (opts = {}) =>
+        seedAccount(bus.rpc, 'http://127.0.0.1:9', {
+          email: `media-${randomBytes(4).toString('hex')}@example.com`,
+          platforms: [],
+          ...opts,
+        }),
       storedObjects: () => listFiles(join(localDir, 'objects')),
       stop,
     };
@@ -73,11 +84,24 @@ async function listFiles(dir: string): Promise<string[]> {
 }
 
 /** POSTs a multipart body with one file part (or none). */
-export async function uploadTo(baseUrl: string, key: string | undefined, file?: { bytes: Buffer; name?: string; type?: string; field?: string }) {
+export async function uploadTo(
+  baseUrl: string,
+  key: string | undefined,
+  file?: { bytes: Buffer; name?: string; type?: string; field?: string },
+) {
   const form = new FormData();
-  if (file) form.append(file.field ?? 'file', new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name ?? 'upload.bin');
+  if (file)
+    form.append(
+      file.field ?? 'file',
+      new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }),
+      file.name ?? 'upload.bin',
+    );
   else form.append('caption', 'no file here');
-  const res = await fetch(`${baseUrl}/api/v1/media`, { method: 'POST', headers: key ? { authorization: `Bearer ${key}` } : {}, body: form });
+  const res = await fetch(`${baseUrl}/api/v1/media`, {
+    method: 'POST',
+    headers: key ? { authorization: `Bearer ${key}` } : {},
+    body: form,
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined, headers: res.headers };
 }

@@ -49,14 +49,26 @@ const SEGMENT_START = hex('18538067 01ffffffffffffff 1549a966');
 const JFIF = hex('ffd8ffe0 0010 4a464946 00 0101 0048 0048 0000');
 const EXIF = Buffer.concat([hex('ffd8ffe1 0018'), ascii('Exif\0\0'), hex('4d4d002a 00000008 0000 00000000')]);
 const RAW_JPEG = hex('ffd8ffdb 0043 00 0806060706050806070707090908');
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 /** A PNG signature and IHDR, then an APNG animation control chunk (acTL: 2 frames, loop forever). */
 const APNG = Buffer.concat([PNG.subarray(0, 33), hex('00000008 6163544c 00000002 00000000 c8a7c5a2')]);
 const GIF89A = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-const GIF87A = Buffer.concat([ascii('GIF87a'), hex('0100 0100 80 00 00 000000 ffffff 2c 0000 0000 0100 0100 00 02024401 00 3b')]);
+const GIF87A = Buffer.concat([
+  ascii('GIF87a'),
+  hex('0100 0100 80 00 00 000000 ffffff 2c 0000 0000 0100 0100 00 02024401 00 3b'),
+]);
 const WEBP_LOSSY = Buffer.from('UklGRiIAAABXRUJQVlA4IBYAAAAwAQCdASoBAAEADsD+JaQAA3AAAAAA', 'base64');
 const WEBP_LOSSLESS = Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64');
-const WEBP_EXTENDED = Buffer.concat([ascii('RIFF'), hex('4a000000'), ascii('WEBPVP8X'), hex('0a000000 10000000 000000 000000'), ascii('ALPH')]);
+const WEBP_EXTENDED = Buffer.concat([
+  ascii('RIFF'),
+  hex('4a000000'),
+  ascii('WEBPVP8X'),
+  hex('0a000000 10000000 000000 000000'),
+  ascii('ALPH'),
+]);
 
 export const REAL_HEADERS: RealHeader[] = [
   { name: 'JPEG (JFIF)', bytes: JFIF, type: 'image/jpeg', needs: 4 },
@@ -72,7 +84,12 @@ export const REAL_HEADERS: RealHeader[] = [
   { name: 'MP4 (ffmpeg: isom)', bytes: ftyp('isom', ['isom', 'iso2', 'avc1', 'mp41']), type: 'video/mp4', needs: 32 },
   { name: 'MP4 (Android phone: mp42)', bytes: ftyp('mp42', ['isom', 'mp42']), type: 'video/mp4', needs: 24 },
   { name: 'MP4 (DASH segment)', bytes: ftyp('dash', ['iso6', 'avc1', 'mp41']), type: 'video/mp4', needs: 28 },
-  { name: 'MP4 (camera brand, MP4 compatible)', bytes: ftyp('XAVC', ['XAVC', 'mp42', 'iso2']), type: 'video/mp4', needs: 28 },
+  {
+    name: 'MP4 (camera brand, MP4 compatible)',
+    bytes: ftyp('XAVC', ['XAVC', 'mp42', 'iso2']),
+    type: 'video/mp4',
+    needs: 28,
+  },
   { name: 'M4V (iTunes)', bytes: ftyp('M4V ', ['M4V ', 'M4A ', 'mp42', 'isom']), type: 'video/x-m4v', needs: 32 },
   { name: 'MOV (iPhone: qt)', bytes: ftyp('qt  ', ['qt  ']), type: 'video/quicktime', needs: 20 },
   { name: 'WebM (ffmpeg)', bytes: Buffer.concat([ebmlHeader('webm'), SEGMENT_START]), type: 'video/webm', needs: 28 },

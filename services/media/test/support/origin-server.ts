@@ -36,26 +36,33 @@ export async function startOrigin(): Promise<OriginServer> {
 }
 
 /** Serves bytes as a file, with Content-Length. */
-export const file = (bytes: Buffer, type = 'application/octet-stream'): Handler => (_req, res) => {
-  res.writeHead(200, { 'content-type': type, 'content-length': bytes.length });
-  res.end(bytes);
-};
+export const file =
+  (bytes: Buffer, type = 'application/octet-stream'): Handler =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': type, 'content-length': bytes.length });
+    res.end(bytes);
+  };
 
 /** Streams `total` bytes after `head` in 64 KB chunks, without Content-Length, honouring back-pressure. */
-export const stream = (head: Buffer, total: number): Handler => (_req, res) => {
-  res.writeHead(200, { 'content-type': 'video/mp4' });
-  const chunk = Buffer.alloc(64 * 1024, 7);
-  let sent = 0;
-  const pump = () => {
-    while (sent < total) {
-      const piece = sent === 0 ? head : chunk.subarray(0, Math.min(chunk.length, total - sent));
-      sent += piece.length;
-      if (!res.write(piece)) return void res.once('drain', pump);
-    }
-    res.end();
+export const stream =
+  (head: Buffer, total: number): Handler =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'video/mp4' });
+    const chunk = Buffer.alloc(64 * 1024, 7);
+    let sent = 0;
+    const pump = () => {
+      while (sent < total) {
+        const piece = sent === 0 ? head : chunk.subarray(0, Math.min(chunk.length, total - sent));
+        sent += piece.length;
+        if (!res.write(piece)) return void res.once('drain', pump);
+      }
+      res.end();
+    };
+    res.on('close', () => (sent = total));
+    pump();
   };
-  res.on('close', () => (sent = total));
-  pump();
-};
 
-export const redirect = (location: string, status = 302): Handler => (_req, res) => void res.writeHead(status, { location }).end();
+export const redirect =
+  (location: string, status = 302): Handler =>
+  (_req, res) =>
+    void res.writeHead(status, { location }).end();

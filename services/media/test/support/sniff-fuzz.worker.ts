@@ -33,14 +33,21 @@ function declaredSizeWalker(head: Buffer): string | undefined {
 }
 
 const data = workerData as FuzzWorkerData;
-const subject: (head: Buffer) => string | undefined = data.subject === 'declaredSizeWalker' ? declaredSizeWalker : sniffMediaType;
+const subject: (head: Buffer) => string | undefined =
+  data.subject === 'declaredSizeWalker' ? declaredSizeWalker : sniffMediaType;
 
 function sniffRecorded(bytes: Buffer): string | undefined {
   recordInput(data.slot, bytes);
   return subject(bytes);
 }
 
-const SEEDS = [...REAL_HEADERS.map((h) => h.bytes), ASF_ZERO_SIZE, ebmlHeader('matroska'), ftyp('heic', ['mif1', 'heic', 'iso8']), ftyp('3gp4', ['3gp4'])];
+const SEEDS = [
+  ...REAL_HEADERS.map((h) => h.bytes),
+  ASF_ZERO_SIZE,
+  ebmlHeader('matroska'),
+  ftyp('heic', ['mif1', 'heic', 'iso8']),
+  ftyp('3gp4', ['3gp4']),
+];
 
 type Mutation =
   | { kind: 'flip'; at: number; bit: number }
@@ -53,8 +60,16 @@ type Mutation =
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('flip' as const), at: fc.nat(), bit: fc.integer({ min: 0, max: 7 }) }),
   fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: fc.integer({ min: 0, max: 255 }) }),
-  fc.record({ kind: fc.constant('size' as const), at: fc.nat(), value: fc.oneof(fc.constantFrom(0, 1, 8, 16, 0x7fffffff, 0xffffffff), fc.nat()) }),
-  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), bytes: fc.uint8Array({ minLength: 1, maxLength: 16 }) }),
+  fc.record({
+    kind: fc.constant('size' as const),
+    at: fc.nat(),
+    value: fc.oneof(fc.constantFrom(0, 1, 8, 16, 0x7fffffff, 0xffffffff), fc.nat()),
+  }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: fc.nat(),
+    bytes: fc.uint8Array({ minLength: 1, maxLength: 16 }),
+  }),
   fc.record({ kind: fc.constant('remove' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 16 }) }),
   fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
 );
@@ -83,17 +98,28 @@ function mutate(bytes: Buffer, m: Mutation): Buffer {
 
 const isAllowed = (type: string | undefined) => type === undefined || acceptedContentType(type) !== undefined;
 
-const properties: [string, fc.IRawProperty<any>, fc.Parameters<any>][] = [
+const properties: [string, fc.IProperty<any>, fc.Parameters<any>][] = [
   [
     'mutated real headers',
-    fc.property(fc.nat(SEEDS.length - 1), fc.array(mutation, { maxLength: 8 }), fc.uint8Array({ maxLength: 512 }), (seed, mutations, tail) => {
-      const head = mutations.reduce(mutate, SEEDS[seed]);
-      return isAllowed(sniffRecorded(Buffer.concat([head, tail])));
-    }),
+    fc.property(
+      fc.nat(SEEDS.length - 1),
+      fc.array(mutation, { maxLength: 8 }),
+      fc.uint8Array({ maxLength: 512 }),
+      (seed, mutations, tail) => {
+        const head = mutations.reduce(mutate, SEEDS[seed]);
+        return isAllowed(sniffRecorded(Buffer.concat([head, tail])));
+      },
+    ),
     // The bytes that hung file-type 16.5.4 come first, unmutated.
     { numRuns: data.numRuns, examples: [[SEEDS.indexOf(ASF_ZERO_SIZE), [], new Uint8Array(0)]] },
   ],
-  ['random bytes', fc.property(fc.uint8Array({ maxLength: SNIFF_BYTES + 100 }), (bytes) => isAllowed(sniffRecorded(Buffer.from(bytes)))), { numRuns: data.numRuns }],
+  [
+    'random bytes',
+    fc.property(fc.uint8Array({ maxLength: SNIFF_BYTES + 100 }), (bytes) =>
+      isAllowed(sniffRecorded(Buffer.from(bytes))),
+    ),
+    { numRuns: data.numRuns },
+  ],
   [
     'real headers followed by anything',
     fc.property(fc.constantFrom(...REAL_HEADERS), fc.uint8Array({ maxLength: SNIFF_BYTES }), (header, tail) => {

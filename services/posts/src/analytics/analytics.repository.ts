@@ -47,7 +47,10 @@ export class AnalyticsRepository {
 
   /** Counts and dispatch lag (dispatched_at − scheduled_time) per key. */
   async statusFigures(r: Range): Promise<StatusFigures[]> {
-    const rows: (Omit<StatusFigures, 'medianLagMs' | 'p95LagMs'> & { median_ms: number | null; p95_ms: number | null })[] = await this.ds.query(
+    const rows: (Omit<StatusFigures, 'medianLagMs' | 'p95LagMs'> & {
+      median_ms: number | null;
+      p95_ms: number | null;
+    })[] = await this.ds.query(
       `SELECT ${KEY_SQL[r.group]} AS key,
               count(*) FILTER (WHERE status IN ('scheduled', 'posted', 'failed'))::int AS scheduled,
               count(*) FILTER (WHERE status = 'posted')::int AS posted,
@@ -61,7 +64,11 @@ export class AnalyticsRepository {
         GROUP BY 1 ORDER BY 1 NULLS LAST`,
       [r.accountId, r.from, r.to, r.profileIds ?? null],
     );
-    return rows.map(({ median_ms, p95_ms, ...counts }) => ({ ...counts, medianLagMs: roundOrNull(median_ms), p95LagMs: roundOrNull(p95_ms) }));
+    return rows.map(({ median_ms, p95_ms, ...counts }) => ({
+      ...counts,
+      medianLagMs: roundOrNull(median_ms),
+      p95LagMs: roundOrNull(p95_ms),
+    }));
   }
 
   /** How often each failure reason occurred, per key, most frequent first. */
@@ -74,9 +81,28 @@ export class AnalyticsRepository {
     );
   }
 
+  /** A profile's published posts since `since` with the instant each went out, newest first, at most `limit`. */
+  async publishedOfProfile(
+    accountId: string,
+    profileId: string,
+    since: Date,
+    limit: number,
+  ): Promise<{ id: string; publishedAt: Date }[]> {
+    const rows: { id: string; published_at: Date }[] = await this.ds.query(
+      `SELECT id, coalesce(published_at, scheduled_time) AS published_at FROM posts
+        WHERE account_id = $1 AND profile_id = $2 AND status = 'posted' AND coalesce(published_at, scheduled_time) >= $3
+        ORDER BY published_at DESC LIMIT $4`,
+      [accountId, profileId, since, limit],
+    );
+    return rows.map((r) => ({ id: r.id, publishedAt: new Date(r.published_at) }));
+  }
+
   /** Published posts in the range with their key, whose engagement the publisher collects. */
   async postedPosts(r: Range): Promise<{ id: string; key: string | null }[]> {
-    return this.ds.query(`SELECT id, ${KEY_SQL[r.group]} AS key FROM posts WHERE ${IN_RANGE} AND status = 'posted' ORDER BY id`, [r.accountId, r.from, r.to, r.profileIds ?? null]);
+    return this.ds.query(
+      `SELECT id, ${KEY_SQL[r.group]} AS key FROM posts WHERE ${IN_RANGE} AND status = 'posted' ORDER BY id`,
+      [r.accountId, r.from, r.to, r.profileIds ?? null],
+    );
   }
 }
 

@@ -1,7 +1,13 @@
 import type { ApprovalView } from './decide-approval.use-case';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const when = (d: Date | null) => (d ? new Date(d).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : 'at the next scheduler run');
+const when = (d: Date | null) =>
+  d
+    ? new Date(d)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC')
+    : 'at the next scheduler run';
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1d1d1f}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{color:#666}dd{margin:0}
@@ -54,7 +60,10 @@ export function renderOutcome(view: ApprovalView): string {
     expired: 'This approval link has expired. Ask for a new one.',
     cancelled: 'This post was cancelled; there is nothing to decide.',
   };
-  return layout('Post approval', `<h1 data-testid="outcome">${escape(headline[approval.status] ?? 'Nothing to decide.')}</h1>${details(view)}`);
+  return layout(
+    'Post approval',
+    `<h1 data-testid="outcome">${escape(headline[approval.status] ?? 'Nothing to decide.')}</h1>${details(view)}`,
+  );
 }
 
 export function renderError(title: string, message: string): string {

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { databaseOf } from '@postbus/kit';
 import type { ApprovalDecision } from '@postbus/contracts';
 
 export interface ApprovalRow {
@@ -17,7 +18,10 @@ export interface ApprovalRow {
 export class ApprovalRepository {
   constructor(private readonly ds: DataSource) {}
 
-  async insert(m: EntityManager, a: { id: string; accountId: string; postId: string; nonce: string; ttlSeconds: number }): Promise<ApprovalRow> {
+  async insert(
+    m: EntityManager,
+    a: { id: string; accountId: string; postId: string; nonce: string; ttlSeconds: number },
+  ): Promise<ApprovalRow> {
     const rows: ApprovalRow[] = await m.query(
       `INSERT INTO approvals (id, account_id, post_id, nonce, status, expires_at)
        VALUES ($1, $2, $3, $4, 'pending', now() + make_interval(secs => $5)) RETURNING *`,
@@ -32,23 +36,27 @@ export class ApprovalRepository {
   }
 
   async latestForPost(accountId: string, postId: string): Promise<ApprovalRow | undefined> {
-    const rows: ApprovalRow[] = await this.ds.query('SELECT * FROM approvals WHERE account_id = $1 AND post_id = $2 ORDER BY requested_at DESC, id DESC LIMIT 1', [accountId, postId]);
+    const rows: ApprovalRow[] = await this.ds.query(
+      'SELECT * FROM approvals WHERE account_id = $1 AND post_id = $2 ORDER BY requested_at DESC, id DESC LIMIT 1',
+      [accountId, postId],
+    );
     return rows[0];
   }
 
   /** Records a decision once, while the request is pending and not expired. */
   async decide(m: EntityManager, id: string, decision: 'approved' | 'rejected'): Promise<ApprovalRow | undefined> {
-    const rows: ApprovalRow[] = await m.query(
-      `WITH decided AS (
-         UPDATE approvals SET status = $2, decided_at = now() WHERE id = $1 AND status = 'pending' AND expires_at > now() RETURNING *
-       ) SELECT * FROM decided`,
+    const [row] = await databaseOf(m).updateReturning<ApprovalRow>(
+      `UPDATE approvals SET status = $2, decided_at = now() WHERE id = $1 AND status = 'pending' AND expires_at > now() RETURNING *`,
       [id, decision],
     );
-    return rows[0];
+    return row;
   }
 
   async cancelPending(m: EntityManager, postId: string): Promise<void> {
-    await m.query(`UPDATE approvals SET status = 'cancelled', decided_at = now() WHERE post_id = $1 AND status = 'pending'`, [postId]);
+    await m.query(
+      `UPDATE approvals SET status = 'cancelled', decided_at = now() WHERE post_id = $1 AND status = 'pending'`,
+      [postId],
+    );
   }
 
   /**
@@ -56,7 +64,7 @@ export class ApprovalRepository {
    * Runs on every scheduler tick and before any read of an approval, so no reader sees a stale one.
    */
   async expireDue(postId?: string): Promise<number> {
-    const [{ n }] = await this.ds.query(
+    const [{ n }] = await this.ds.query<{ n: number }[]>(
       `WITH expired AS (
          UPDATE approvals SET status = 'expired' WHERE status = 'pending' AND expires_at <= now() AND ($1::text IS NULL OR post_id = $1) RETURNING post_id
        ), returned AS (

@@ -16,7 +16,11 @@ export function approvalUrl(ports: Pick<ApprovalPorts, 'signer' | 'publicBaseUrl
   return `${ports.publicBaseUrl}/approvals/${encodeURIComponent(a.id)}?token=${ports.signer.sign(a.id, a.nonce)}`;
 }
 
-export function toApproval(ports: Pick<ApprovalPorts, 'signer' | 'publicBaseUrl'>, a: ApprovalRow, postStatus: PostStatus): Approval {
+export function toApproval(
+  ports: Pick<ApprovalPorts, 'signer' | 'publicBaseUrl'>,
+  a: ApprovalRow,
+  postStatus: PostStatus,
+): Approval {
   return {
     postId: a.post_id,
     status: postStatus,

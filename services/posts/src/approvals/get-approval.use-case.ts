@@ -7,6 +7,10 @@ export async function getApproval(ports: ApprovalPorts, principal: Principal, id
   await ports.approvals.expireDue(id);
   const post = await findOwnPost(ports.posts, principal, id);
   const approval = await ports.approvals.latestForPost(principal.accountId, id);
-  if (!approval) throw new AppError('not_found', `No approval was requested for post ${id}; request one with POST /api/v1/posts/${id}/approval.`);
+  if (!approval)
+    throw new AppError(
+      'not_found',
+      `No approval was requested for post ${id}; request one with POST /api/v1/posts/${id}/approval.`,
+    );
   return toApproval(ports, approval, post.status);
 }

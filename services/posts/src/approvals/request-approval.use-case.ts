@@ -9,7 +9,11 @@ const RULE = 'Only drafts can be sent for approval.';
  * Sends a draft for approval: the post becomes pending_approval and a signed link is made for a
  * person to decide. Asking again while a request is pending answers that request again.
  */
-export async function requestApproval(ports: ApprovalPorts, principal: Principal, id: string): Promise<Approval & { created: boolean }> {
+export async function requestApproval(
+  ports: ApprovalPorts,
+  principal: Principal,
+  id: string,
+): Promise<Approval & { created: boolean }> {
   await ports.approvals.expireDue(id);
   const row = await findOwnPost(ports.posts, principal, id);
   if (row.status === 'pending_approval') {
@@ -19,9 +23,17 @@ export async function requestApproval(ports: ApprovalPorts, principal: Principal
   if (row.status !== 'draft') throw notEditable(row, RULE);
 
   const approval = await ports.ds.transaction(async (m) => {
-    const moved = await ports.posts.updateIfUndispatched(m, principal.accountId, id, ['draft'], { status: 'pending_approval' });
+    const moved = await ports.posts.updateIfUndispatched(m, principal.accountId, id, ['draft'], {
+      status: 'pending_approval',
+    });
     if (!moved) return undefined;
-    return ports.approvals.insert(m, { id: newId('apr'), accountId: principal.accountId, postId: id, nonce: randomBytes(16).toString('base64url'), ttlSeconds: ports.ttlSeconds });
+    return ports.approvals.insert(m, {
+      id: newId('apr'),
+      accountId: principal.accountId,
+      postId: id,
+      nonce: randomBytes(16).toString('base64url'),
+      ttlSeconds: ports.ttlSeconds,
+    });
   });
   if (!approval) throw notEditable(await findOwnPost(ports.posts, principal, id), RULE);
   return { ...toApproval(ports, approval, 'pending_approval'), created: true };

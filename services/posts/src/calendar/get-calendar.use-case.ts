@@ -1,8 +1,17 @@
 import { DateTime, type IANAZone } from 'luxon';
-import { AppError, CALENDAR_CAPTION_CHARS, CALENDAR_DAYS_MAX, CALENDAR_POSTS_MAX, principalMayUseProfile, profileLimitOf, type Calendar, type Principal } from '@postbus/contracts';
+import {
+  AppError,
+  CALENDAR_CAPTION_CHARS,
+  CALENDAR_DAYS_MAX,
+  CALENDAR_POSTS_MAX,
+  principalMayUseProfile,
+  profileLimitOf,
+  type Calendar,
+  type Principal,
+} from '@postbus/contracts';
 import { zoneOf } from '../posts/local-time';
 import type { PostsPorts } from '../posts/posts.ports';
-import { postsInWindow, type CalendarRow } from './calendar.query';
+import { postsInWindow, type CalendarRow } from './calendar.repository';
 
 const LOCAL_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -17,7 +26,11 @@ export interface CalendarInput {
  * The caller's posts scheduled in the local days from…to of a zone, grouped by local day. Day
  * boundaries are local midnights, so a day across a clock change is 23 or 25 hours long.
  */
-export async function getCalendar(ports: Pick<PostsPorts, 'ds'>, principal: Principal, q: CalendarInput): Promise<Calendar> {
+export async function getCalendar(
+  ports: Pick<PostsPorts, 'ds'>,
+  principal: Principal,
+  q: CalendarInput,
+): Promise<Calendar> {
   const timezone = q.timezone === undefined ? 'UTC' : q.timezone;
   const zone = zoneOf(timezone);
   if (!zone) throw invalid('timezone', 'timezone must be an IANA time zone name, e.g. Europe/Berlin.');
@@ -25,7 +38,11 @@ export async function getCalendar(ports: Pick<PostsPorts, 'ds'>, principal: Prin
   const to = localDay('to', q.to, zone);
   const days = Math.round(to.diff(from, 'days').days) + 1;
   if (days < 1) throw invalid('to', 'to must be on or after from.');
-  if (days > CALENDAR_DAYS_MAX) throw invalid('to', `to may be at most ${CALENDAR_DAYS_MAX - 1} days after from (${CALENDAR_DAYS_MAX} days in all).`);
+  if (days > CALENDAR_DAYS_MAX)
+    throw invalid(
+      'to',
+      `to may be at most ${CALENDAR_DAYS_MAX - 1} days after from (${CALENDAR_DAYS_MAX} days in all).`,
+    );
   const profileId = profileOf(principal, q.profileId);
 
   const rows = await postsInWindow(ports.ds.manager, {
@@ -37,7 +54,10 @@ export async function getCalendar(ports: Pick<PostsPorts, 'ds'>, principal: Prin
     captionChars: CALENDAR_CAPTION_CHARS,
     limit: CALENDAR_POSTS_MAX + 1,
   });
-  const calendar: Calendar = { timezone: zone.name, days: groupByDay(rows.slice(0, CALENDAR_POSTS_MAX), zone, from, days) };
+  const calendar: Calendar = {
+    timezone: zone.name,
+    days: groupByDay(rows.slice(0, CALENDAR_POSTS_MAX), zone, from, days),
+  };
   if (rows.length > CALENDAR_POSTS_MAX) calendar.truncated = true;
   return calendar;
 }
@@ -51,8 +71,10 @@ function localDay(field: string, value: unknown, zone: IANAZone): DateTime {
 
 function profileOf(principal: Principal, value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || value.length === 0 || value.length > 64) throw invalid('profileId', 'profileId must be a profile id.');
-  if (!principalMayUseProfile(principal, value)) throw new AppError('profile_scope_denied', `This key may not use the profile ${value}.`);
+  if (typeof value !== 'string' || value.length === 0 || value.length > 64)
+    throw invalid('profileId', 'profileId must be a profile id.');
+  if (!principalMayUseProfile(principal, value))
+    throw new AppError('profile_scope_denied', `This key may not use the profile ${value}.`);
   return value;
 }
 

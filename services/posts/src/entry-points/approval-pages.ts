@@ -6,7 +6,8 @@ import type { ApprovalPorts } from '../approvals/approvals.ports';
 import { decideApproval, openApproval } from '../approvals/decide-approval.use-case';
 
 const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   // same-origin, not no-referrer: with no-referrer a browser posts the form with `Origin: null`.
   'Referrer-Policy': 'same-origin',
   'X-Frame-Options': 'DENY',
@@ -33,28 +34,34 @@ export function approvalPages(ports: ApprovalPorts, logger: Logger): Express {
     const from = req.get('origin');
     const host = req.get('x-forwarded-host') ?? req.get('host');
     const seen = `${req.get('x-forwarded-proto') ?? req.protocol}://${host}`;
-    if (from && from !== publicOrigin && from !== seen) return page(res, 403, renderError('Not allowed', 'This form can only be sent from its approval page.'));
+    if (from && from !== publicOrigin && from !== seen)
+      return page(res, 403, renderError('Not allowed', 'This form can only be sent from its approval page.'));
     next();
   };
 
   app.get('/approvals/:id', async (req, res) => {
-    const token = String(req.query.token ?? '');
+    const token = typeof req.query.token === 'string' ? req.query.token : '';
     const view = await openApproval(ports, String(req.params.id), token);
     page(res, 200, renderApprovalPage(view, token));
   });
 
   app.post('/approvals/:id', sameOrigin, express.urlencoded({ extended: false, limit: '4kb' }), async (req, res) => {
-    const decision = req.body?.decision;
-    if (decision !== 'approve' && decision !== 'reject') throw new AppError('validation_error', 'Choose Approve or Reject.');
-    const view = await decideApproval(ports, String(req.params.id), req.body?.token, decision);
+    const form = req.body as { decision?: unknown; token?: unknown } | undefined;
+    const decision = form?.decision;
+    if (decision !== 'approve' && decision !== 'reject')
+      throw new AppError('validation_error', 'Choose Approve or Reject.');
+    const view = await decideApproval(ports, String(req.params.id), form?.token, decision);
     page(res, 200, renderOutcome(view));
   });
 
   app.use((_req, res) => page(res, 404, renderError('Not found', 'There is no page here.')));
   const onError: ErrorRequestHandler = (err, _req, res, _next) => {
-    if (err instanceof AppError && err.code === 'not_found') return page(res, 404, renderError('Link not valid', 'This approval link is not valid. Ask for a new one.'));
-    if (err instanceof AppError && err.status < 500) return page(res, err.status, renderError('Cannot do that', err.message));
-    if ((err as { type?: string })?.type === 'entity.too.large') return page(res, 413, renderError('Too large', 'The form is too large.'));
+    if (err instanceof AppError && err.code === 'not_found')
+      return page(res, 404, renderError('Link not valid', 'This approval link is not valid. Ask for a new one.'));
+    if (err instanceof AppError && err.status < 500)
+      return page(res, err.status, renderError('Cannot do that', err.message));
+    if ((err as { type?: string })?.type === 'entity.too.large')
+      return page(res, 413, renderError('Too large', 'The form is too large.'));
     logger.error('approval page failed', { err: (err as Error)?.stack ?? String(err) });
     page(res, 500, renderError('Something went wrong', 'Try again in a moment.'));
   };

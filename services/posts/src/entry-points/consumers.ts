@@ -1,22 +1,14 @@
-import { compile, describeErrors, Events } from '@postbus/contracts';
-import { PermanentError, type Bus, type EventConsumer } from '@postbus/bus';
+import { Events } from '@postbus/contracts';
+import type { Bus, EventConsumer } from '@postbus/bus';
 import type { PostRepository } from '../posts/post.repository';
-import { applyPublishResult } from '../results/apply-publish-result.use-case';
+import { applyFollowUpResult, applyPublishResult } from '../results/apply-publish-result.use-case';
 
-const schemas = { [Events.postPublished.name]: Events.postPublished.schema, [Events.postFailed.name]: Events.postFailed.schema };
-
-/** post.published / post.failed → the post, once. A body that breaks its contract goes to dead letters. */
+/** post.published / post.failed (and what became of a first comment or Threads chain) → the post, once. A body that breaks its contract goes to dead letters. */
 export function consumeResults(bus: Bus, posts: PostRepository): EventConsumer {
-  return bus.consume({
-    queue: 'posts.results',
-    events: [Events.postPublished.name, Events.postFailed.name],
-    prefetch: 32,
-    async handler(event) {
-      const schema = schemas[event.name];
-      if (!schema) return;
-      const check = compile(schema);
-      if (!check(event.data)) throw new PermanentError(`${event.name} does not match its contract: ${describeErrors(check.errors)}`);
-      await applyPublishResult(posts, event);
-    },
-  });
+  return bus
+    .consume({ queue: 'posts.results', prefetch: 32 })
+    .on(Events.postPublished, (event) => applyPublishResult(posts, event))
+    .on(Events.postFailed, (event) => applyPublishResult(posts, event))
+    .on(Events.postFirstComment, (event) => applyFollowUpResult(posts, event))
+    .on(Events.postThread, (event) => applyFollowUpResult(posts, event));
 }

@@ -26,7 +26,9 @@ export class CreatePosts1732200000001 implements MigrationInterface {
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
     )`);
-    await q.query(`CREATE INDEX posts_due ON posts (scheduled_time) WHERE status = 'scheduled' AND dispatched_at IS NULL`);
+    await q.query(
+      `CREATE INDEX posts_due ON posts (scheduled_time) WHERE status = 'scheduled' AND dispatched_at IS NULL`,
+    );
     await q.query(`CREATE INDEX posts_account ON posts (account_id, created_at DESC, id DESC)`);
     await q.query(`CREATE INDEX posts_external ON posts (account_id, external_id) WHERE external_id IS NOT NULL`);
     await q.query(`CREATE TABLE create_requests (

@@ -6,5 +6,20 @@ import { Redispatch1732200000004 } from './1732200000004-redispatch';
 import { PostWarnings1732200000005 } from './1732200000005-post-warnings';
 import { Schedules1732200000006 } from './1732200000006-schedules';
 import { DefaultSchedules1732200000007 } from './1732200000007-default-schedules';
+import { Series1732200000008 } from './1732200000008-series';
+import { PostFollowUps1732200000009 } from './1732200000009-post-follow-ups';
+import { RenditionWait1732200000020 } from './1732200000020-rendition-wait';
 
-export const migrations = [CreateOutbox1732200000000, CreatePosts1732200000001, DraftsAndApprovals1732200000002, MonthlyPostCounts1732200000003, Redispatch1732200000004, PostWarnings1732200000005, Schedules1732200000006, DefaultSchedules1732200000007];
+export const migrations = [
+  CreateOutbox1732200000000,
+  CreatePosts1732200000001,
+  DraftsAndApprovals1732200000002,
+  MonthlyPostCounts1732200000003,
+  Redispatch1732200000004,
+  PostWarnings1732200000005,
+  Schedules1732200000006,
+  DefaultSchedules1732200000007,
+  Series1732200000008,
+  PostFollowUps1732200000009,
+  RenditionWait1732200000020,
+];

@@ -2,7 +2,15 @@ import { MEDIA_URLS_MAX, PLATFORM_MEDIA_MAX, type Platform } from '@postbus/cont
 import { isNetError, parseTargetUrl } from '@postbus/net';
 import type { Problem } from './post-payload.rules';
 
-const NAMES: Record<Platform, string> = { instagram: 'Instagram', threads: 'Threads', facebook: 'Facebook', tiktok: 'TikTok', youtube: 'YouTube' };
+const NAMES: Record<Platform, string> = {
+  instagram: 'Instagram',
+  threads: 'Threads',
+  facebook: 'Facebook',
+  tiktok: 'TikTok',
+  youtube: 'YouTube',
+  bluesky: 'Bluesky',
+  mastodon: 'Mastodon',
+};
 
 /** Settings that are links the publisher or a platform fetches, besides mediaUrls. */
 const META_LINKS = [
@@ -22,11 +30,19 @@ export function mediaLinkProblems(b: Record<string, unknown>, platforms: Platfor
   const mediaUrls = Array.isArray(b.mediaUrls) ? b.mediaUrls : [];
   // beyond the cap the schema refuses the list; naming each link past it would only grow the answer
   const links: [string, unknown][] = mediaUrls.slice(0, MEDIA_URLS_MAX).map((url, i) => [`mediaUrls[${i}]`, url]);
-  const meta = (typeof b.platformMeta === 'object' && b.platformMeta !== null ? b.platformMeta : {}) as Record<string, Record<string, unknown> | undefined>;
+  const meta = (typeof b.platformMeta === 'object' && b.platformMeta !== null ? b.platformMeta : {}) as Record<
+    string,
+    Record<string, unknown> | undefined
+  >;
   for (const [platform, name] of META_LINKS) links.push([`platformMeta.${platform}.${name}`, meta[platform]?.[name]]);
   for (const [field, value] of links) {
     const why = typeof value === 'string' ? refusedLink(value) : undefined;
-    if (why) problems.push({ code: 'media_url_refused', message: `${field} is refused: ${why}. Link to the file on a public http(s) host, or upload it with POST /api/v1/media.`, field });
+    if (why)
+      problems.push({
+        code: 'media_url_refused',
+        message: `${field} is refused: ${why}. Link to the file on a public http(s) host, or upload it with POST /api/v1/media.`,
+        field,
+      });
   }
 
   const items = mediaUrls.length + (typeof b.mediaId === 'string' && b.mediaId ? 1 : 0);

@@ -15,5 +15,8 @@ export async function findOwnPost(posts: PostRepository, principal: Principal, i
 /** 409 post_not_editable, saying what the post is and which posts the action applies to. */
 export function notEditable(row: PostRow, rule: string): AppError {
   const state = row.dispatched_at && row.status === 'scheduled' ? 'already dispatched to the platform' : row.status;
-  return new AppError('post_not_editable', `Post ${row.id} is ${state}. ${rule}`, { status: row.status, dispatched: row.dispatched_at !== null });
+  return new AppError('post_not_editable', `Post ${row.id} is ${state}. ${rule}`, {
+    status: row.status,
+    dispatched: row.dispatched_at !== null,
+  });
 }

@@ -12,5 +12,8 @@ export function decodeCursor(cursor: string): string {
   } catch {
     /* answered below */
   }
-  throw new AppError('validation_error', 'cursor is not a cursor this API gave out; pass nextCursor of the previous page as is.');
+  throw new AppError(
+    'validation_error',
+    'cursor is not a cursor this API gave out; pass nextCursor of the previous page as is.',
+  );
 }

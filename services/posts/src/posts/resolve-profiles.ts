@@ -5,10 +5,16 @@ import type { PostsPorts } from './posts.ports';
  * The profiles that receive a post: the named ones (each active, of this account, of a requested
  * platform, and usable by the key), or without names every matching active profile the key may use.
  */
-export async function resolveProfiles(ports: Pick<PostsPorts, 'listProfiles'>, principal: Principal, platforms: Platform[], profileIds: string[] | undefined): Promise<Profile[]> {
+export async function resolveProfiles(
+  ports: Pick<PostsPorts, 'listProfiles'>,
+  principal: Principal,
+  platforms: Platform[],
+  profileIds: string[] | undefined,
+): Promise<Profile[]> {
   if (profileIds?.length) {
     const outside = profileIds.filter((id) => !principalMayUseProfile(principal, id));
-    if (outside.length) throw new AppError('profile_scope_denied', `This key may not use profile ${outside.join(', ')}.`);
+    if (outside.length)
+      throw new AppError('profile_scope_denied', `This key may not use profile ${outside.join(', ')}.`);
     const ids = [...new Set(profileIds)];
     const found = await ports.listProfiles(principal, { platforms: [], ids });
     const byId = new Map(found.map((p) => [p.id, p]));
@@ -16,10 +22,20 @@ export async function resolveProfiles(ports: Pick<PostsPorts, 'listProfiles'>, p
       const p = byId.get(id);
       return !p || p.status !== 'active' || !platforms.includes(p.platform as Platform);
     });
-    if (bad.length) throw new AppError('invalid_profile_ids', `Profile ${bad.join(', ')} is not an active connected account of a requested platform (${platforms.join(', ')}).`);
+    if (bad.length)
+      throw new AppError(
+        'invalid_profile_ids',
+        `Profile ${bad.join(', ')} is not an active connected account of a requested platform (${platforms.join(', ')}).`,
+      );
     return ids.map((id) => byId.get(id)!);
   }
-  const all = (await ports.listProfiles(principal, { platforms })).filter((p) => p.status === 'active' && principalMayUseProfile(principal, p.id));
-  if (!all.length) throw new AppError('invalid_profile_ids', `No active connected account for ${platforms.join(', ')} that this key may use; connect one with POST /api/v1/connections.`);
+  const all = (await ports.listProfiles(principal, { platforms })).filter(
+    (p) => p.status === 'active' && principalMayUseProfile(principal, p.id),
+  );
+  if (!all.length)
+    throw new AppError(
+      'invalid_profile_ids',
+      `No active connected account for ${platforms.join(', ')} that this key may use; connect one with POST /api/v1/connections.`,
+    );
   return all;
 }

@@ -1,11 +1,22 @@
-import { newId, type Platform, type PostPayload, type Principal } from '@postbus/contracts';
-import { findReplay, payloadHash, recordAnswer, replayKeys, type ReplayKey, type StoredAnswer } from './create-requests';
+import {
+  firstCommentFor,
+  newId,
+  type FollowUpOutcome,
+  type Platform,
+  type PostPayload,
+  type Principal,
+} from '@postbus/contracts';
+import { findReplay, lockAccount, recordAnswer } from './create-request.repository';
+import { payloadHash, replayKeys, type ReplayKey, type StoredAnswer } from './create-requests';
 import type { NewPost } from './post.repository';
 import type { PostsPorts } from './posts.ports';
 import { postMediaOf } from './resolve-media';
 import { resolveProfiles } from './resolve-profiles';
 import { assertTikTokPhotos } from './tiktok-photos.rules';
-import { lockAccount, quotasOf, storeWithinQuota } from './scheduling-quota';
+import { assertMediaCompatible } from './media-compat.rules';
+import { renditionsNeeded } from '../renditions/normalize.rules';
+import { requestRenditions, type PlatformRendition } from '../renditions/request-renditions';
+import { quotasOf, storeWithinQuota } from './scheduling-quota';
 import { takeNextSlots, type SlotQueue } from '../schedules/queue-posts';
 
 export interface StoreRequest {
@@ -24,7 +35,11 @@ export interface StoreRequest {
  * Stores one row per matching profile after the checks that need other services (profiles,
  * media, quota), or answers an earlier identical request again. Nothing is stored on refusal.
  */
-export async function storePosts(ports: PostsPorts, principal: Principal, req: StoreRequest): Promise<StoredAnswer & { replayed: boolean }> {
+export async function storePosts(
+  ports: PostsPorts,
+  principal: Principal,
+  req: StoreRequest,
+): Promise<StoredAnswer & { replayed: boolean }> {
   const { payload } = req;
   const clientKeys = replayKeys(payload.externalId, req.idempotencyKey);
   const keys: ReplayKey[] = req.callId ? [...clientKeys, ['call', req.callId]] : clientKeys;
@@ -36,12 +51,49 @@ export async function storePosts(ports: PostsPorts, principal: Principal, req: S
 
   const platforms = [...new Set(payload.platforms)] as Platform[];
   // Asked of connections, media and auth at once; refusals are reported in this order, as if asked one by one.
-  const [profiles, media, quotas] = await inOrder([resolveProfiles(ports, principal, platforms, payload.profileIds), postMediaOf(ports, principal, payload), quotasOf(ports, principal)] as const);
+  const [profiles, media, quotas] = await inOrder([
+    resolveProfiles(ports, principal, platforms, payload.profileIds),
+    postMediaOf(ports, principal, payload),
+    quotasOf(ports, principal),
+  ] as const);
   assertTikTokPhotos(platforms, media, ports.tiktokPullPrefixes);
+  // normalize: a platform whose rules a rendition mends gets one instead of a refusal.
+  const needs = renditionsNeeded(platforms, media, payload);
+  assertMediaCompatible(
+    platforms.filter((p) => !needs.has(p)),
+    media,
+    { settings: payload.platformMeta },
+  );
+  const renditions = needs.size
+    ? await requestRenditions(ports.requestRendition!, principal, payload.mediaId!, needs)
+    : new Map<Platform, PlatformRendition>();
   const mediaUrls = media.map((m) => m.url);
 
+  const rows = postRows(principal, req, profiles, mediaUrls, renditions);
+  const answer: StoredAnswer = {
+    postIds: rows.map((r) => r.id),
+    status: req.status,
+    scheduledTime: req.scheduledTime?.toISOString() ?? null,
+  };
+  const quota = { accountId: principal.accountId, perMonth: quotas.scheduledPostsPerMonth, now: ports.clock() };
+  if (!keys.length && !req.queue) {
+    await storeWithinQuota(ports.ds, ports.posts, rows, quota);
+    return { ...answer, replayed: false };
+  }
+  return storeAnswered(ports, principal, req, { rows, answer, quota, keys, clientKeys, hash });
+}
+
+/** One row per profile, with the post's follow-ups and, where one is made, its platform's rendition. */
+function postRows(
+  principal: Principal,
+  req: StoreRequest,
+  profiles: { id: string; platform: string }[],
+  mediaUrls: string[],
+  renditions: Map<Platform, PlatformRendition>,
+): NewPost[] {
+  const { payload } = req;
   const requestId = newId('crq');
-  const rows: NewPost[] = profiles.map((p) => ({
+  return profiles.map((p) => ({
     id: newId('pst'),
     account_id: principal.accountId,
     request_id: requestId,
@@ -56,14 +108,31 @@ export async function storePosts(ports: PostsPorts, principal: Principal, req: S
     external_id: payload.externalId ?? null,
     category: payload.category ?? null,
     scheduled_time: req.scheduledTime,
+    first_comment: pendingOutcome(firstCommentFor(payload.firstComment, p.platform as Platform)) ?? null,
+    thread: p.platform === 'threads' ? (payload.thread ?? []).map((text) => pendingOutcome(text)!) : [],
+    ...renditionColumns(renditions.get(p.platform as Platform), mediaUrls),
   }));
-  let answer: StoredAnswer = { postIds: rows.map((r) => r.id), status: req.status, scheduledTime: req.scheduledTime?.toISOString() ?? null };
+}
 
-  const quota = { accountId: principal.accountId, perMonth: quotas.scheduledPostsPerMonth, now: ports.clock() };
-  if (!keys.length && !req.queue) {
-    await storeWithinQuota(ports.ds, ports.posts, rows, quota);
-    return { ...answer, replayed: false };
-  }
+/**
+ * Stores the rows together with the answer a repeated request gets, taking queue slots first,
+ * in one transaction.
+ */
+async function storeAnswered(
+  ports: PostsPorts,
+  principal: Principal,
+  req: StoreRequest,
+  s: {
+    rows: NewPost[];
+    answer: StoredAnswer;
+    quota: Parameters<typeof storeWithinQuota>[3];
+    keys: ReplayKey[];
+    clientKeys: ReplayKey[];
+    hash: string;
+  },
+): Promise<StoredAnswer & { replayed: boolean }> {
+  const { rows, quota, keys, clientKeys, hash } = s;
+  let { answer } = s;
   return ports.ds.transaction(async (m) => {
     // Clients may send one key twice at once; a call id comes again only after its replica died.
     if (clientKeys.length) {
@@ -82,9 +151,28 @@ export async function storePosts(ports: PostsPorts, principal: Principal, req: S
   });
 }
 
+/** A post carrying a rendition names it (its URL first) and, while it is being made, waits for it. */
+function renditionColumns(rendition: PlatformRendition | undefined, mediaUrls: string[]): Partial<NewPost> {
+  if (!rendition) return {};
+  return {
+    media_id: rendition.mediaId,
+    media_urls: [rendition.url, ...mediaUrls.slice(1)],
+    awaiting_media_id: rendition.pending ? rendition.mediaId : null,
+  };
+}
+
+/** What is to be published after the post, not yet sent. */
+function pendingOutcome(text: string | undefined): FollowUpOutcome | undefined {
+  return text === undefined ? undefined : { text, status: 'pending', permalink: null, failedReason: null };
+}
+
 /** A queued create answers the earliest slot taken, and each post's own slot. */
 function queuedAnswer(answer: StoredAnswer, rows: NewPost[]): StoredAnswer {
-  const slots = rows.map((r) => ({ postId: r.id, profileId: r.profile_id, scheduledTime: r.scheduled_time!.toISOString() }));
+  const slots = rows.map((r) => ({
+    postId: r.id,
+    profileId: r.profile_id,
+    scheduledTime: r.scheduled_time!.toISOString(),
+  }));
   return { ...answer, scheduledTime: slots.map((s) => s.scheduledTime).sort()[0], slots };
 }
 

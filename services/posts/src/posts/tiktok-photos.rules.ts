@@ -1,4 +1,4 @@
-import { AppError, type Platform } from '@postbus/contracts';
+import { AppError, type MediaProbe, type Platform } from '@postbus/contracts';
 import { TIKTOK_URL_PROPERTIES_PAGE, isTikTokPullable, mediaKindFromUrl, tiktokPhotoFormat } from '@postbus/platforms';
 import type { Problem } from './post-payload.rules';
 
@@ -8,6 +8,10 @@ export interface PostMediaItem {
   url: string;
   /** Known for a mediaId (detected from its bytes); absent for a link. */
   contentType?: string;
+  /** A mediaId's size; absent for a link. */
+  sizeBytes?: number;
+  /** A mediaId's ffprobe figures (null when stored before probing); absent for a link. */
+  probe?: MediaProbe | null;
 }
 
 /**
@@ -19,7 +23,11 @@ export interface PostMediaItem {
  * A stored media's `/files/` link counts when PUBLIC_BASE_URL is under a verified prefix.
  * Videos are not judged here: one outside the prefixes is uploaded in chunks instead.
  */
-export function tiktokPhotoProblems(platforms: readonly Platform[], media: readonly PostMediaItem[], pullPrefixes: readonly string[]): Problem[] {
+export function tiktokPhotoProblems(
+  platforms: readonly Platform[],
+  media: readonly PostMediaItem[],
+  pullPrefixes: readonly string[],
+): Problem[] {
   if (!platforms.includes('tiktok')) return [];
   const photos = media.filter(isPhoto);
   const problems: Problem[] = [];
@@ -35,7 +43,9 @@ export function tiktokPhotoProblems(platforms: readonly Platform[], media: reado
   }
   const unverified = photos.filter((p) => !isTikTokPullable(p.url, pullPrefixes));
   if (unverified.length) {
-    const where = pullPrefixes.length ? `none of the verified prefixes in TIKTOK_PULL_URL_PREFIXES (${pullPrefixes.join(', ')})` : 'TIKTOK_PULL_URL_PREFIXES, which lists no verified prefix';
+    const where = pullPrefixes.length
+      ? `none of the verified prefixes in TIKTOK_PULL_URL_PREFIXES (${pullPrefixes.join(', ')})`
+      : 'TIKTOK_PULL_URL_PREFIXES, which lists no verified prefix';
     problems.push({
       code: 'media_url_unverified',
       message:
@@ -50,9 +60,14 @@ export function tiktokPhotoProblems(platforms: readonly Platform[], media: reado
 }
 
 /** Refuses with the first problem (all of them in details), as the payload rules do. */
-export function assertTikTokPhotos(platforms: readonly Platform[], media: readonly PostMediaItem[], pullPrefixes: readonly string[]): void {
+export function assertTikTokPhotos(
+  platforms: readonly Platform[],
+  media: readonly PostMediaItem[],
+  pullPrefixes: readonly string[],
+): void {
   const problems = tiktokPhotoProblems(platforms, media, pullPrefixes);
-  if (problems.length) throw new AppError(problems[0].code, problems[0].message, problems.length > 1 ? { problems } : undefined);
+  if (problems.length)
+    throw new AppError(problems[0].code, problems[0].message, problems.length > 1 ? { problems } : undefined);
 }
 
 function isPhoto(item: PostMediaItem): boolean {

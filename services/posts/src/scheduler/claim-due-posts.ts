@@ -1,34 +1,25 @@
-import type { DataSource } from 'typeorm';
 import { Events } from '@postbus/contracts';
 import { envelope, writeOutbox } from '@postbus/bus';
+import { databaseOf, type DatabaseSource } from '@postbus/kit';
 import type { PostRow } from '../posts/post.repository';
+import { claimDue, earliestUndispatched, markStalledRedispatched } from './due-post.repository';
 
 /**
  * Claims due posts and announces them in one transaction: rows are marked dispatched and a
  * `post.due` outbox row is written per post, so a crash either dispatches both or neither.
  * SKIP LOCKED lets several posts replicas claim side by side without taking the same row.
  */
-export async function claimDuePosts(ds: DataSource, limit: number, observeLag?: (seconds: number) => void): Promise<number> {
-  return ds.transaction(async (m) => {
-    const rows: PostRow[] = await m.query(
-      `WITH due AS (
-         SELECT id FROM posts
-         WHERE status = 'scheduled' AND dispatched_at IS NULL AND scheduled_time <= now()
-         ORDER BY scheduled_time
-         LIMIT $1
-         FOR UPDATE SKIP LOCKED
-       )
-       , claimed AS (
-         UPDATE posts p SET dispatched_at = clock_timestamp(), updated_at = now()
-         FROM due WHERE p.id = due.id
-         RETURNING p.*
-       )
-       SELECT * FROM claimed`,
-      [limit],
-    );
+export async function claimDuePosts(
+  ds: DatabaseSource,
+  limit: number,
+  observeLag?: (seconds: number) => void,
+): Promise<number> {
+  return databaseOf(ds).transaction(async (m) => {
+    const rows = await claimDue(m, limit);
     if (!rows.length) return 0;
     await writeOutbox(m, rows.map(postDue));
-    for (const r of rows) observeLag?.((new Date(r.dispatched_at!).getTime() - new Date(r.scheduled_time!).getTime()) / 1000);
+    for (const r of rows)
+      observeLag?.((new Date(r.dispatched_at!).getTime() - new Date(r.scheduled_time!).getTime()) / 1000);
     return rows.length;
   });
 }
@@ -41,25 +32,9 @@ export async function claimDuePosts(ds: DataSource, limit: number, observeLag?: 
  * again, and only a post no publisher ever took (or whose work was lost) is published.
  * Answers how many were announced again.
  */
-export async function redispatchStalled(ds: DataSource, opts: { afterMs: number; limit: number }): Promise<number> {
-  return ds.transaction(async (m) => {
-    const rows: PostRow[] = await m.query(
-      `WITH stalled AS (
-         SELECT id FROM posts
-         WHERE status = 'scheduled' AND dispatched_at IS NOT NULL
-           AND coalesce(redispatched_at, dispatched_at) < now() - make_interval(secs => $1::double precision / 1000)
-         ORDER BY dispatched_at
-         LIMIT $2
-         FOR UPDATE SKIP LOCKED
-       )
-       , marked AS (
-         UPDATE posts p SET redispatched_at = clock_timestamp()
-         FROM stalled WHERE p.id = stalled.id
-         RETURNING p.*
-       )
-       SELECT * FROM marked`,
-      [opts.afterMs, opts.limit],
-    );
+export async function redispatchStalled(ds: DatabaseSource, opts: { afterMs: number; limit: number }): Promise<number> {
+  return databaseOf(ds).transaction(async (m) => {
+    const rows = await markStalledRedispatched(m, opts.afterMs, opts.limit);
     if (rows.length) await writeOutbox(m, rows.map(postDue));
     return rows.length;
   });
@@ -78,11 +53,12 @@ function postDue(r: PostRow) {
     platformMeta: r.platform_meta,
     scheduledTime: new Date(r.scheduled_time!).toISOString(),
     dispatchedAt: new Date(r.dispatched_at!).toISOString(),
+    ...(r.first_comment && { firstComment: r.first_comment.text }),
+    ...(r.thread?.length && { thread: r.thread.map((part) => part.text) }),
   });
 }
 
-/** When the earliest post not yet dispatched is due (null when none waits); read from the due index. */
-export async function nextDueTime(ds: DataSource): Promise<Date | null> {
-  const [{ at }] = await ds.query(`SELECT min(scheduled_time) AS at FROM posts WHERE status = 'scheduled' AND dispatched_at IS NULL`);
-  return at ? new Date(at) : null;
+/** When the earliest post not yet dispatched is due (null when none waits). */
+export function nextDueTime(ds: DatabaseSource): Promise<Date | null> {
+  return earliestUndispatched(databaseOf(ds));
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { databaseOf } from '@postbus/kit';
 import { AppError, type Schedule, type ScheduleSlot } from '@postbus/contracts';
 
 export interface ScheduleRow {
@@ -15,7 +16,10 @@ export interface ScheduleRow {
   updated_at: Date;
 }
 
-export type ScheduleFields = Pick<ScheduleRow, 'name' | 'timezone' | 'slots' | 'profile_ids' | 'posts_per_slot' | 'default_for'>;
+export type ScheduleFields = Pick<
+  ScheduleRow,
+  'name' | 'timezone' | 'slots' | 'profile_ids' | 'posts_per_slot' | 'default_for'
+>;
 
 export function toSchedule(row: ScheduleRow): Schedule {
   return {
@@ -37,19 +41,37 @@ export function toSchedule(row: ScheduleRow): Schedule {
  */
 export const scheduleRepository = {
   async insert(m: EntityManager, row: Pick<ScheduleRow, 'id' | 'account_id'> & ScheduleFields): Promise<ScheduleRow> {
-    const [saved] = await m.query(
+    const [saved] = await m.query<ScheduleRow[]>(
       'INSERT INTO schedules (id, account_id, name, timezone, slots, profile_ids, posts_per_slot, default_for) VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8) RETURNING *',
-      [row.id, row.account_id, row.name, row.timezone, JSON.stringify(row.slots), row.profile_ids, row.posts_per_slot, row.default_for],
+      [
+        row.id,
+        row.account_id,
+        row.name,
+        row.timezone,
+        JSON.stringify(row.slots),
+        row.profile_ids,
+        row.posts_per_slot,
+        row.default_for,
+      ],
     );
     return saved;
   },
 
   async list(m: EntityManager, accountId: string, visible: string[] | undefined): Promise<ScheduleRow[]> {
-    return m.query('SELECT * FROM schedules WHERE account_id = $1 AND ($2::text[] IS NULL OR profile_ids <@ $2::text[]) ORDER BY created_at, id LIMIT 500', [accountId, visible ?? null]);
+    return m.query(
+      'SELECT * FROM schedules WHERE account_id = $1 AND ($2::text[] IS NULL OR profile_ids <@ $2::text[]) ORDER BY created_at, id LIMIT 500',
+      [accountId, visible ?? null],
+    );
   },
 
   /** `lock`: hold the row until the transaction ends, so that queueing into it is one at a time. */
-  async find(m: EntityManager, accountId: string, visible: string[] | undefined, id: string, lock = false): Promise<ScheduleRow | undefined> {
+  async find(
+    m: EntityManager,
+    accountId: string,
+    visible: string[] | undefined,
+    id: string,
+    lock = false,
+  ): Promise<ScheduleRow | undefined> {
     const rows: ScheduleRow[] = await m.query(
       `SELECT * FROM schedules WHERE id = $1 AND account_id = $2 AND ($3::text[] IS NULL OR profile_ids <@ $3::text[])${lock ? ' FOR UPDATE' : ''}`,
       [id, accountId, visible ?? null],
@@ -58,14 +80,11 @@ export const scheduleRepository = {
   },
 
   async update(m: EntityManager, accountId: string, id: string, f: ScheduleFields): Promise<ScheduleRow | undefined> {
-    const rows: ScheduleRow[] = await m.query(
-      // Wrapped in a SELECT: a bare UPDATE … RETURNING answers [rows, count] through TypeORM.
-      `WITH changed AS (
-         UPDATE schedules SET name = $3, timezone = $4, slots = $5::jsonb, profile_ids = $6, posts_per_slot = $7, default_for = $8, updated_at = now() WHERE id = $1 AND account_id = $2 RETURNING *
-       ) SELECT * FROM changed`,
+    const [row] = await databaseOf(m).updateReturning<ScheduleRow>(
+      `UPDATE schedules SET name = $3, timezone = $4, slots = $5::jsonb, profile_ids = $6, posts_per_slot = $7, default_for = $8, updated_at = now() WHERE id = $1 AND account_id = $2 RETURNING *`,
       [id, accountId, f.name, f.timezone, JSON.stringify(f.slots), f.profile_ids, f.posts_per_slot, f.default_for],
     );
-    return rows[0];
+    return row;
   },
 
   /** Makes the schedule the default of exactly these profiles; a profile that has another default schedule is refused by the key. */
@@ -78,12 +97,20 @@ export const scheduleRepository = {
       [accountId, profileIds, scheduleId],
     );
     const refused = profileIds.filter((p) => !taken.some((t) => t.profile_id === p));
-    if (refused.length) throw new AppError('schedule_default_taken', `Profile ${refused.join(', ')} already has a default schedule; remove it from that schedule's defaultFor first.`, { field: 'defaultFor' });
+    if (refused.length)
+      throw new AppError(
+        'schedule_default_taken',
+        `Profile ${refused.join(', ')} already has a default schedule; remove it from that schedule's defaultFor first.`,
+        { field: 'defaultFor' },
+      );
   },
 
   /** Each profile's default schedule id, for the profiles that have one. */
   async defaultsOf(m: EntityManager, accountId: string, profileIds: string[]): Promise<Map<string, string>> {
-    const rows: { profile_id: string; schedule_id: string }[] = await m.query('SELECT profile_id, schedule_id FROM schedule_defaults WHERE account_id = $1 AND profile_id = ANY($2::text[])', [accountId, profileIds]);
+    const rows: { profile_id: string; schedule_id: string }[] = await m.query(
+      'SELECT profile_id, schedule_id FROM schedule_defaults WHERE account_id = $1 AND profile_id = ANY($2::text[])',
+      [accountId, profileIds],
+    );
     return new Map(rows.map((r) => [r.profile_id, r.schedule_id]));
   },
 
@@ -105,8 +132,18 @@ export const scheduleRepository = {
     return new Map(rows.map((r) => [takenKey(r.profile_id, new Date(r.slot_at)), r.n]));
   },
 
-  async claim(m: EntityManager, scheduleId: string, claims: { postId: string; profileId: string; at: Date }[]): Promise<void> {
-    for (const c of claims) await m.query('INSERT INTO schedule_claims (post_id, schedule_id, profile_id, slot_at) VALUES ($1, $2, $3, $4)', [c.postId, scheduleId, c.profileId, c.at]);
+  async claim(
+    m: EntityManager,
+    scheduleId: string,
+    claims: { postId: string; profileId: string; at: Date }[],
+  ): Promise<void> {
+    for (const c of claims)
+      await m.query('INSERT INTO schedule_claims (post_id, schedule_id, profile_id, slot_at) VALUES ($1, $2, $3, $4)', [
+        c.postId,
+        scheduleId,
+        c.profileId,
+        c.at,
+      ]);
   },
 };
 

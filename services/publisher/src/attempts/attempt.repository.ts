@@ -1,9 +1,14 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { Events, type PostDue, type PostWarning } from '@postbus/contracts';
 import { envelope, namedEventId, writeOutbox, type OutgoingEvent } from '@postbus/bus';
-import { currentRequestId } from '@postbus/kit';
+import { databaseOf, type Database } from '@postbus/kit';
 import type { Checkpoint } from '../publishing/adapters/platform-adapter';
-import { TAKE_RATE_SLOTS_SQL, decision, type RateDecision, type RateSlotArgs } from '../rate-limits/rate-limiter';
+import { SqlParams } from '../database/sql-params';
+import { decision, type RateDecision } from '../rate-limits/rate-limiter';
+import { takeRateSlotsSql, type RateSlotArgs } from '../rate-limits/rate-slot.repository';
+import { decideClaim, type AttemptFacts } from './claim-decision';
+import { isFollowingUp, type FollowUpsCheckpoint } from '../publishing/follow-ups/follow-up-plan';
+import { followUpEvents } from '../publishing/follow-ups/follow-up-events';
 
 /** A post has one outcome: its announcement and every repeat of it carry this id, so subscribers hear it once. */
 export const outcomeEventId = (postId: string): string => namedEventId(`post-outcome:${postId}`);
@@ -34,6 +39,7 @@ export interface AttemptRow {
   finished_at: Date | null;
   /** When the post first waited on a platform's throttle (null: never). */
   throttled_since?: Date | null;
+  updated_at?: Date | null;
 }
 
 /** Who owns an in-flight attempt: every write while in flight is conditional on both, so a presumed-dead worker cannot clobber its successor. */
@@ -71,7 +77,11 @@ export interface FollowUpState {
 }
 
 export class AttemptRepository {
-  constructor(private readonly ds: DataSource) {}
+  private readonly db: Database;
+
+  constructor(private readonly ds: DataSource) {
+    this.db = databaseOf(ds);
+  }
 
   async find(postId: string): Promise<AttemptRow | undefined> {
     const rows: AttemptRow[] = await this.ds.query('SELECT * FROM attempts WHERE post_id = $1', [postId]);
@@ -79,44 +89,63 @@ export class AttemptRepository {
   }
 
   /**
-   * Decides, under the row's lock, what a delivery of this post may do: start it, continue the
-   * scheduled step, take over from a dead worker, re-announce a final outcome, wait for a live
-   * owner (park), or nothing (a stale follow-up).
+   * Answers, under the row's lock, what a delivery of this post may do (`decideClaim`): start it,
+   * continue the scheduled step, take over from a dead worker, re-announce a final outcome, wait
+   * for a live owner (park), or nothing (a stale follow-up).
    */
   async claim(job: PostDue, opts: ClaimOptions): Promise<Claim> {
-    // The common case, a post seen for the first time, is one statement: the attempt is recorded (and counted)
-    // before any platform call, and its rate-limit slots are taken (or the wait until one frees is answered).
-    const slots = opts.rateSlots;
-    const insert = `INSERT INTO attempts (post_id, account_id, profile_id, platform, state, tries, seq, worker_id)
-       VALUES ($1, $2, $3, $4, 'in_flight', 1, 1, $5) ON CONFLICT (post_id) DO NOTHING RETURNING *`;
-    const inserted: (AttemptRow & { wait_ms?: string })[] = slots
-      ? await this.ds.query(
-          `WITH ins AS (${insert.replace(/\$(\d)/g, (_, n) => `$${Number(n) + 4}`)}) SELECT ins.*, ${TAKE_RATE_SLOTS_SQL} AS wait_ms FROM ins`,
-          [slots.keys, slots.keyOf, slots.limits, slots.windows, job.postId, job.accountId, job.profileId, job.platform, opts.workerId],
-        )
-      : await this.ds.query(insert, [job.postId, job.accountId, job.profileId, job.platform, opts.workerId]);
-    if (inserted[0]) {
-      const { wait_ms: waitMs, ...row } = inserted[0];
-      return { action: 'run', row, fence: { workerId: opts.workerId, seq: 1 }, mode: 'fresh', ...(slots && { rate: decision(waitMs) }) };
-    }
+    const fresh = await this.insertFresh(job, opts);
+    if (fresh) return fresh;
     return this.ds.transaction(async (m) => {
       const [row]: AttemptRow[] = await m.query('SELECT * FROM attempts WHERE post_id = $1 FOR UPDATE', [job.postId]);
-      if (row.state === 'published' || row.state === 'failed') return { action: 'reannounce', row } as const;
-      if (row.state === 'in_flight') {
-        // Ours but not being handled (the caller checked): our delivery failed mid-way. Another live worker's: leave it be.
-        if (row.worker_id !== opts.workerId && (await this.isAlive(m, row.worker_id, opts.staleMs))) return { action: 'park' } as const;
-        return this.take(m, row, opts.workerId, 'recover');
-      }
-      const overdue = row.next_at !== null && Date.now() > new Date(row.next_at).getTime() + opts.followUpGraceMs;
-      if (opts.messageSeq !== row.seq && !overdue) return { action: 'drop' } as const;
-      return this.take(m, row, opts.workerId, row.state === 'waiting' ? 'check' : 'retry');
+      const facts: AttemptFacts = {
+        state: row.state,
+        ownerId: row.worker_id,
+        ownerAlive: await this.isAlive(m, row.worker_id, opts.staleMs),
+        seq: row.seq,
+        nextAt: row.next_at === null ? null : new Date(row.next_at),
+      };
+      const decided = decideClaim(facts, {
+        workerId: opts.workerId,
+        messageSeq: opts.messageSeq,
+        followUpGraceMs: opts.followUpGraceMs,
+        now: new Date(),
+      });
+      if (decided.action === 'take') return this.take(m, row, opts.workerId, decided.mode);
+      if (decided.action === 'reannounce') return { action: 'reannounce', row };
+      return { action: decided.action };
     });
+  }
+
+  /**
+   * The common case, a post seen for the first time, is one statement: the attempt is recorded (and counted)
+   * before any platform call, and its rate-limit slots are taken (or the wait until one frees is answered).
+   * Undefined when the post already has an attempt.
+   */
+  private async insertFresh(job: PostDue, opts: ClaimOptions): Promise<Claim | undefined> {
+    const slots = opts.rateSlots;
+    const params = new SqlParams();
+    const insert = `INSERT INTO attempts (post_id, account_id, profile_id, platform, state, tries, seq, worker_id)
+       VALUES (${params.list([job.postId, job.accountId, job.profileId, job.platform])}, 'in_flight', 1, 1, ${params.add(opts.workerId)})
+       ON CONFLICT (post_id) DO NOTHING RETURNING *`;
+    const sql = slots
+      ? `WITH ins AS (${insert}) SELECT ins.*, ${takeRateSlotsSql(params, slots)} AS wait_ms FROM ins`
+      : insert;
+    const [inserted]: (AttemptRow & { wait_ms?: string })[] = await this.ds.query(sql, params.values);
+    if (!inserted) return undefined;
+    const { wait_ms: waitMs, ...row } = inserted;
+    return {
+      action: 'run',
+      row,
+      fence: { workerId: opts.workerId, seq: 1 },
+      mode: 'fresh',
+      ...(slots && { rate: decision(waitMs) }),
+    };
   }
 
   /** Persists platform-side progress before the next call; false when the attempt is no longer ours. */
   async saveCheckpoint(postId: string, fence: Fence, checkpoint: Checkpoint): Promise<boolean> {
-    const rows = await this.updated(
-      this.ds,
+    const rows = await this.db.updateReturning(
       `UPDATE attempts SET checkpoint = $4::jsonb, updated_at = now() WHERE post_id = $1 AND worker_id = $2 AND seq = $3 AND state = 'in_flight' RETURNING post_id`,
       [postId, fence.workerId, fence.seq, JSON.stringify(checkpoint)],
     );
@@ -128,18 +157,20 @@ export class AttemptRepository {
    * it has been waiting on throttles, by the database clock; null when the attempt is no longer ours.
    */
   async markThrottled(postId: string, fence: Fence): Promise<number | null> {
-    const [row] = (await this.updated(
-      this.ds,
+    const [row] = await this.db.updateReturning<{ waited_ms: string }>(
       `UPDATE attempts SET throttled_since = COALESCE(throttled_since, now()) WHERE post_id = $1 AND worker_id = $2 AND seq = $3 AND state = 'in_flight'
        RETURNING (EXTRACT(EPOCH FROM (now() - throttled_since)) * 1000)::bigint AS waited_ms`,
       [postId, fence.workerId, fence.seq],
-    )) as unknown as { waited_ms: string }[];
+    );
     return row ? Number(row.waited_ms) : null;
   }
 
   /** Remembers that the one token refresh this post is allowed has been used. */
   async markRefreshed(postId: string, fence: Fence): Promise<void> {
-    await this.ds.query(`UPDATE attempts SET refreshed = true, updated_at = now() WHERE post_id = $1 AND worker_id = $2 AND seq = $3`, [postId, fence.workerId, fence.seq]);
+    await this.ds.query(
+      `UPDATE attempts SET refreshed = true, updated_at = now() WHERE post_id = $1 AND worker_id = $2 AND seq = $3`,
+      [postId, fence.workerId, fence.seq],
+    );
   }
 
   /**
@@ -147,8 +178,7 @@ export class AttemptRepository {
    * fence.seq + 1) is the only one that may continue it.
    */
   async handOff(postId: string, fence: Fence, next: FollowUpState, lastError?: string): Promise<boolean> {
-    const rows = await this.updated(
-      this.ds,
+    const rows = await this.db.updateReturning(
       `UPDATE attempts SET state = $4, seq = seq + 1, worker_id = NULL, checkpoint = $5::jsonb, next_at = $6,
          processing_since = CASE WHEN $7::boolean THEN COALESCE($8::timestamptz, processing_since) ELSE processing_since END,
          checks = COALESCE($9::integer, checks), last_error = COALESCE($10, last_error), updated_at = now(),
@@ -172,36 +202,151 @@ export class AttemptRepository {
   }
 
   /** The outcome and its announcement commit together; false when the attempt was no longer ours. */
-  async finishPublished(job: PostDue, fence: Fence, r: { platformPostId: string; permalink: string | null; warnings?: PostWarning[] }): Promise<boolean> {
+  async finishPublished(
+    job: PostDue,
+    fence: Fence,
+    r: { platformPostId: string; permalink: string | null; warnings?: PostWarning[] },
+  ): Promise<boolean> {
     const publishedAt = new Date().toISOString();
     const warnings = r.warnings?.length ? { warnings: r.warnings } : {};
-    const event = envelope(Events.postPublished, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, platformPostId: r.platformPostId, permalink: r.permalink, publishedAt, ...warnings }, { id: outcomeEventId(job.postId) });
-    return this.finishAndAnnounce(job.postId, fence, `state = 'published', platform_post_id = $4, permalink = $5, finished_at = $6`, [r.platformPostId, r.permalink, publishedAt], event);
+    const event = envelope(
+      Events.postPublished,
+      {
+        postId: job.postId,
+        accountId: job.accountId,
+        profileId: job.profileId,
+        platform: job.platform,
+        platformPostId: r.platformPostId,
+        permalink: r.permalink,
+        publishedAt,
+        ...warnings,
+      },
+      { id: outcomeEventId(job.postId) },
+    );
+    return this.finishAndAnnounce(
+      job.postId,
+      fence,
+      (p) =>
+        `state = 'published', platform_post_id = ${p.add(r.platformPostId)}, permalink = ${p.add(r.permalink)}, finished_at = ${p.add(publishedAt)}`,
+      event,
+    );
+  }
+
+  /**
+   * The post is live and comments or replies follow it: the outcome is announced now (the post is
+   * posted whatever becomes of them) and the attempt stays ours, in flight, with the follow-ups as
+   * its checkpoint, so the attempt log guards them as it guarded the publish.
+   */
+  async publishedWithFollowUps(
+    job: PostDue,
+    fence: Fence,
+    r: { platformPostId: string; permalink: string | null; warnings?: PostWarning[] },
+    checkpoint: FollowUpsCheckpoint,
+  ): Promise<boolean> {
+    const publishedAt = new Date().toISOString();
+    const warnings = r.warnings?.length ? { warnings: r.warnings } : {};
+    const event = envelope(
+      Events.postPublished,
+      {
+        postId: job.postId,
+        accountId: job.accountId,
+        profileId: job.profileId,
+        platform: job.platform,
+        platformPostId: r.platformPostId,
+        permalink: r.permalink,
+        publishedAt,
+        ...warnings,
+      },
+      { id: outcomeEventId(job.postId) },
+    );
+    const set = (p: SqlParams) =>
+      `platform_post_id = ${p.add(r.platformPostId)}, permalink = ${p.add(r.permalink)}, finished_at = ${p.add(publishedAt)}, checkpoint = ${p.add(JSON.stringify(checkpoint))}::jsonb`;
+    return this.updateAndAnnounce(job.postId, fence, set, [event], { keep: true });
+  }
+
+  /** Saves follow-up progress with the announcements of what settled in it; false when the attempt is no longer ours. */
+  async saveFollowUps(
+    job: PostDue,
+    fence: Fence,
+    checkpoint: FollowUpsCheckpoint,
+    events: OutgoingEvent[],
+  ): Promise<boolean> {
+    return this.updateAndAnnounce(
+      job.postId,
+      fence,
+      (p) => `checkpoint = ${p.add(JSON.stringify(checkpoint))}::jsonb`,
+      events,
+      { keep: true },
+    );
+  }
+
+  /** Every follow-up settled: the attempt ends published, announcing what is left to announce. */
+  async finishFollowUps(
+    job: PostDue,
+    fence: Fence,
+    checkpoint: FollowUpsCheckpoint,
+    events: OutgoingEvent[],
+  ): Promise<boolean> {
+    return this.updateAndAnnounce(
+      job.postId,
+      fence,
+      (p) => `state = 'published', checkpoint = ${p.add(JSON.stringify(checkpoint))}::jsonb`,
+      events,
+      { keep: false },
+    );
   }
 
   /** Fails the post and announces it; `exhausted` marks a failure after the last allowed attempt. */
   async finishFailed(job: PostDue, fence: Fence, reason: string, opts: { exhausted?: boolean } = {}): Promise<boolean> {
     const failedAt = new Date().toISOString();
-    const event = envelope(Events.postFailed, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, reason, failedAt }, { id: outcomeEventId(job.postId) });
-    return this.finishAndAnnounce(job.postId, fence, `state = 'failed', failed_reason = $4, finished_at = $5, exhausted = $6`, [reason, failedAt, opts.exhausted ?? false], event);
+    const event = envelope(
+      Events.postFailed,
+      {
+        postId: job.postId,
+        accountId: job.accountId,
+        profileId: job.profileId,
+        platform: job.platform,
+        reason,
+        failedAt,
+      },
+      { id: outcomeEventId(job.postId) },
+    );
+    return this.finishAndAnnounce(
+      job.postId,
+      fence,
+      (p) =>
+        `state = 'failed', failed_reason = ${p.add(reason)}, finished_at = ${p.add(failedAt)}, exhausted = ${p.add(opts.exhausted ?? false)}`,
+      event,
+    );
   }
 
-  /**
-   * The outcome and its outbox row in one statement (so one round trip, atomic like a
-   * transaction): the row goes in only if the attempt was still ours. Same columns as writeOutbox.
-   */
-  private async finishAndAnnounce(postId: string, fence: Fence, set: string, values: unknown[], event: OutgoingEvent): Promise<boolean> {
-    const n = values.length + 3;
-    const rows = await this.ds.query(
-      `WITH done AS (
-         UPDATE attempts SET ${set}, worker_id = NULL, updated_at = now()
-         WHERE post_id = $1 AND worker_id = $2 AND seq = $3 AND state = 'in_flight' RETURNING post_id
-       )
-       INSERT INTO outbox (id, name, data, request_id, occurred_at)
-       SELECT $${n + 1}::uuid, $${n + 2}, $${n + 3}::jsonb, $${n + 4}, $${n + 5}::timestamptz FROM done RETURNING id`,
-      [postId, fence.workerId, fence.seq, ...values, event.id, event.name, JSON.stringify(event.data), event.requestId ?? currentRequestId() ?? null, event.occurredAt],
-    );
-    return rows.length > 0;
+  /** The outcome and its outbox row commit together, the row only if the attempt was still ours. */
+  private finishAndAnnounce(
+    postId: string,
+    fence: Fence,
+    set: (params: SqlParams) => string,
+    event: OutgoingEvent,
+  ): Promise<boolean> {
+    return this.updateAndAnnounce(postId, fence, set, [event], { keep: false });
+  }
+
+  /** A change of an attempt we own and its outbox rows, committed together; `keep`: the attempt stays ours (in flight). */
+  private async updateAndAnnounce(
+    postId: string,
+    fence: Fence,
+    set: (params: SqlParams) => string,
+    events: OutgoingEvent[],
+    opts: { keep: boolean },
+  ): Promise<boolean> {
+    const params = new SqlParams();
+    const sql = `UPDATE attempts SET ${set(params)}${opts.keep ? '' : ', worker_id = NULL'}, updated_at = now()
+       WHERE post_id = ${params.add(postId)} AND worker_id = ${params.add(fence.workerId)} AND seq = ${params.add(fence.seq)} AND state = 'in_flight' RETURNING post_id`;
+    return this.ds.transaction(async (m) => {
+      const done = await databaseOf(m).updateReturning(sql, params.values);
+      if (done.length === 0) return false;
+      if (events.length) await writeOutbox(m, events);
+      return true;
+    });
   }
 
   /** Re-announces a known outcome (a redelivered post.due must not publish again). */
@@ -210,16 +355,48 @@ export class AttemptRepository {
       const at = new Date(row.finished_at ?? Date.now()).toISOString();
       const event =
         row.state === 'published'
-          ? envelope(Events.postPublished, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, platformPostId: row.platform_post_id!, permalink: row.permalink, publishedAt: at }, { id: outcomeEventId(job.postId) })
-          : envelope(Events.postFailed, { postId: job.postId, accountId: job.accountId, profileId: job.profileId, platform: job.platform, reason: row.failed_reason ?? 'failed', failedAt: at }, { id: outcomeEventId(job.postId) });
-      await writeOutbox(m, [event]);
+          ? envelope(
+              Events.postPublished,
+              {
+                postId: job.postId,
+                accountId: job.accountId,
+                profileId: job.profileId,
+                platform: job.platform,
+                platformPostId: row.platform_post_id!,
+                permalink: row.permalink,
+                publishedAt: at,
+              },
+              { id: outcomeEventId(job.postId) },
+            )
+          : envelope(
+              Events.postFailed,
+              {
+                postId: job.postId,
+                accountId: job.accountId,
+                profileId: job.profileId,
+                platform: job.platform,
+                reason: row.failed_reason ?? 'failed',
+                failedAt: at,
+              },
+              { id: outcomeEventId(job.postId) },
+            );
+      // What became of its first comment and chain is announced again with it (same ids: heard once).
+      const followUps =
+        row.state === 'published' && isFollowingUp(row.checkpoint)
+          ? followUpEvents(job, row.checkpoint.followUps.steps, new Date(row.updated_at ?? Date.now()))
+          : [];
+      await writeOutbox(m, [event, ...followUps]);
     });
   }
 
   /** Takes the attempt over; a retry or recovery counts as one more try (a processing check does not). */
-  private async take(m: EntityManager, row: AttemptRow, workerId: string, mode: 'retry' | 'check' | 'recover'): Promise<Claim> {
-    const [taken] = await this.updated(
-      m,
+  private async take(
+    m: EntityManager,
+    row: AttemptRow,
+    workerId: string,
+    mode: 'retry' | 'check' | 'recover',
+  ): Promise<Claim> {
+    const [taken] = await databaseOf(m).updateReturning<AttemptRow>(
       `UPDATE attempts SET state = 'in_flight', seq = seq + 1, worker_id = $2, updated_at = now(),
          tries = tries + CASE WHEN $3 THEN 1 ELSE 0 END,
          processing_since = CASE WHEN $3 THEN NULL ELSE processing_since END,
@@ -230,15 +407,12 @@ export class AttemptRepository {
     return { action: 'run', row: taken, fence: { workerId, seq: taken.seq }, mode };
   }
 
-  /** Rows of an `UPDATE … RETURNING` (TypeORM answers `[rows, affected]` for updates). */
-  private async updated(runner: DataSource | EntityManager, sql: string, params: unknown[]): Promise<AttemptRow[]> {
-    const result = await runner.query(sql, params);
-    return Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number' ? result[0] : result;
-  }
-
   private async isAlive(m: EntityManager, workerId: string | null, staleMs: number): Promise<boolean> {
     if (!workerId) return false;
-    const rows = await m.query(`SELECT 1 FROM workers WHERE worker_id = $1 AND heartbeat_at > now() - ($2::integer * interval '1 millisecond')`, [workerId, staleMs]);
+    const rows: unknown[] = await m.query(
+      `SELECT 1 FROM workers WHERE worker_id = $1 AND heartbeat_at > now() - ($2::integer * interval '1 millisecond')`,
+      [workerId, staleMs],
+    );
     return rows.length > 0;
   }
 }

@@ -12,25 +12,19 @@ export const DUE_QUEUE = 'publisher.due';
  * publisher process shares it; prefetch = concurrency. The bus's own retries cover failures
  * inside Postbus (database, broker); platform retries are scheduled by the use case.
  */
-export function consumeDuePosts(bus: Bus, ports: PublishPorts, opts: { concurrency: number; retryDelaysMs: number[] }): EventConsumer {
-  return bus.consume({
-    queue: DUE_QUEUE,
-    events: [Events.postDue.name],
-    prefetch: opts.concurrency,
-    retryDelaysMs: opts.retryDelaysMs,
-    handler: (event, meta) => publishPost(ports, event, meta.message.properties.headers ?? {}),
-  });
+export function consumeDuePosts(
+  bus: Bus,
+  ports: PublishPorts,
+  opts: { concurrency: number; retryDelaysMs: number[] },
+): EventConsumer {
+  return bus
+    .consume({ queue: DUE_QUEUE, prefetch: opts.concurrency, retryDelaysMs: opts.retryDelaysMs })
+    .on(Events.postDue, (event, meta) => publishPost(ports, event, meta.message.properties.headers ?? {}));
 }
 
 /** This process's cached credentials of a disconnected profile are dropped at once (a per-process queue). */
 export function consumeRevocations(bus: Bus, credentials: CachedCredentials): EventConsumer {
-  return bus.consume({
-    queue: `publisher.revocations.${randomUUID()}`,
-    perProcess: true,
-    events: [Events.connectionRevoked.name],
-    handler: async (event) => {
-      const { accountId, profileId } = event.data as { accountId: string; profileId: string };
-      credentials.forget(accountId, profileId);
-    },
-  });
+  return bus
+    .consume({ queue: `publisher.revocations.${randomUUID()}`, perProcess: true })
+    .on(Events.connectionRevoked, (event) => credentials.forget(event.data.accountId, event.data.profileId));
 }

@@ -23,7 +23,8 @@ export async function readEngagement(ports: CollectPorts, c: DueCollection): Pro
   try {
     creds = await ports.credentials(c.profileId, c.accountId);
   } catch (err) {
-    if (err instanceof AppError && err.code === 'not_found' && !/unknown command/i.test(err.message)) return { error: 'The profile was disconnected.' };
+    if (err instanceof AppError && err.code === 'not_found' && !/unknown command/i.test(err.message))
+      return { error: 'The profile was disconnected.' };
     return { retry: (err as Error).message };
   }
   try {
@@ -48,10 +49,17 @@ export async function collectDueEngagement(
     const outcome = await readEngagement(ports, c);
     if ('retry' in outcome && opts.shouldRetry(c)) {
       result.retrying++;
-      ports.logger.debug('engagement collection will be tried again', { postId: c.postId, stage: c.stage, reason: outcome.retry });
+      ports.logger.debug('engagement collection will be tried again', {
+        postId: c.postId,
+        stage: c.stage,
+        reason: outcome.retry,
+      });
       continue;
     }
-    await ports.engagement.record(c, 'figures' in outcome ? outcome : { error: 'retry' in outcome ? outcome.retry : outcome.error });
+    await ports.engagement.record(
+      c,
+      'figures' in outcome ? outcome : { error: 'retry' in outcome ? outcome.retry : outcome.error },
+    );
     if ('figures' in outcome) result.collected++;
     else result.failed++;
   }

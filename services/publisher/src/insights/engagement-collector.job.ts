@@ -1,4 +1,4 @@
-import type { Logger } from '@postbus/kit';
+import { PeriodicLoop, type Logger } from '@postbus/kit';
 import { collectDueEngagement, type CollectPorts } from './collect-engagement.use-case';
 import type { DueCollection } from './engagement.repository';
 
@@ -12,40 +12,25 @@ const RETRIES = 3;
  * at the next runs, a few times, with growing pauses; then the failure is kept for that stage.
  */
 export class EngagementCollector {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-  private stopped = false;
   private readonly failures = new Map<string, { count: number; notBefore: number }>();
+  private readonly loop: PeriodicLoop;
 
   constructor(
     private readonly ports: CollectPorts,
     private readonly logger: Logger,
     private readonly opts: { offsetsMs: number[]; intervalMs: number; batch: number },
-  ) {}
-
-  start(): void {
-    this.schedule();
+  ) {
+    this.loop = new PeriodicLoop(() => this.runOnce(), { everyMs: opts.intervalMs, unref: true });
   }
 
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.running = this.runOnce().finally(() => {
-        this.running = undefined;
-        this.schedule();
-      });
-    }, this.opts.intervalMs);
-    this.timer.unref();
+  start(): void {
+    this.loop.start();
   }
 
   /** One run under the collector's lock; answers undefined when another replica holds it. */
   async runOnce(): Promise<{ collected: number; failed: number; retrying: number } | undefined> {
-    const runner = this.ports.engagement.ds.createQueryRunner();
     try {
-      await runner.connect();
-      const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [LOCK]);
-      if (!locked) return undefined;
-      try {
+      return await this.ports.engagement.whileLocked(LOCK, async () => {
         const now = Date.now();
         const result = await collectDueEngagement(this.ports, {
           ...this.opts,
@@ -54,14 +39,12 @@ export class EngagementCollector {
         });
         if (result.collected || result.failed) this.logger.info('engagement collected', result);
         return result;
-      } finally {
-        await runner.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [LOCK]);
-      }
+      });
     } catch (err) {
-      this.logger.warn('engagement collection run failed; tried again at the next run', { err: (err as Error).message });
+      this.logger.warn('engagement collection run failed; tried again at the next run', {
+        err: (err as Error).message,
+      });
       return undefined;
-    } finally {
-      await runner.release();
     }
   }
 
@@ -78,10 +61,8 @@ export class EngagementCollector {
     return true;
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }
 

@@ -30,7 +30,7 @@ const count = (v: string | null) => (v === null ? null : Number(v));
  * were published, when, and under which platform id.
  */
 export class EngagementRepository {
-  constructor(readonly ds: DataSource) {}
+  constructor(private readonly ds: DataSource) {}
 
   /**
    * Published posts past an offset whose latest due stage has no collection yet (a stage missed
@@ -58,7 +58,18 @@ export class EngagementRepository {
     await this.ds.query(
       `INSERT INTO engagement_collections (post_id, stage, account_id, platform, platform_post_id, views, likes, comments, shares, error)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (post_id, stage) DO NOTHING`,
-      [c.postId, c.stage, c.accountId, c.platform, c.platformPostId, f.views, f.likes, f.comments, f.shares, 'error' in outcome ? outcome.error : null],
+      [
+        c.postId,
+        c.stage,
+        c.accountId,
+        c.platform,
+        c.platformPostId,
+        f.views,
+        f.likes,
+        f.comments,
+        f.shares,
+        'error' in outcome ? outcome.error : null,
+      ],
     );
   }
 
@@ -81,5 +92,28 @@ export class EngagementRepository {
       collectedAt: new Date(r.collected_at).toISOString(),
       stage: r.stage,
     }));
+  }
+
+  /**
+   * Runs `work` while holding the advisory lock named `key` on a session of its own, so one
+   * publisher replica runs it at a time; answers undefined, without running it, when another
+   * session holds the lock.
+   */
+  async whileLocked<R>(key: string, work: () => Promise<R>): Promise<R | undefined> {
+    const runner = this.ds.createQueryRunner();
+    try {
+      await runner.connect();
+      const rows = (await runner.query('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [key])) as {
+        locked: boolean;
+      }[];
+      if (!rows[0].locked) return undefined;
+      try {
+        return await work();
+      } finally {
+        await runner.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]);
+      }
+    } finally {
+      await runner.release();
+    }
   }
 }

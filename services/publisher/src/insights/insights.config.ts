@@ -1,4 +1,4 @@
-import { int, loadConfig, url, type VarSpec } from '@postbus/kit';
+import { fillSandboxUrls, int, loadConfig, sandboxDefault, type VarSpec } from '@postbus/kit';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
@@ -9,7 +9,8 @@ export function parseOffsets(raw: string): number[] {
     if (!m) throw new Error(`'${part.trim()}' is not a duration such as 90s, 1h or 7d`);
     return Number(m[1]) * UNIT_MS[m[2]];
   });
-  if (offsets.some((ms, i) => ms <= 0 || (i > 0 && ms <= offsets[i - 1]))) throw new Error('expected increasing durations above zero');
+  if (offsets.some((ms, i) => ms <= 0 || (i > 0 && ms <= offsets[i - 1])))
+    throw new Error('expected increasing durations above zero');
   return offsets;
 }
 
@@ -19,15 +20,20 @@ function offsets(doc: string, def: string): VarSpec<number[]> {
 
 /** The engagement collector's own variables (read from the env the publisher was started with). */
 export const insightsVars = {
-  INSIGHTS_OFFSETS: offsets('When engagement figures are collected after a post is published: comma-separated durations (ms, s, m, h, d)', '1h,24h,7d'),
+  INSIGHTS_OFFSETS: offsets(
+    'When engagement figures are collected after a post is published: comma-separated durations (ms, s, m, h, d)',
+    '1h,24h,7d',
+  ),
   INSIGHTS_INTERVAL_MS: int('How often the engagement collector looks for posts due a collection (ms)', 60_000, 10),
   INSIGHTS_BATCH: int('Most posts the engagement collector reads per run', 50, 1),
-  YOUTUBE_API_URL: { ...url('YouTube Data API base URL for video statistics; real: https://www.googleapis.com/youtube/v3 (empty: under SANDBOX_URL)'), default: '' } as VarSpec<string>,
+  YOUTUBE_API_URL: sandboxDefault(
+    'YouTube Data API base URL for video statistics; real: https://www.googleapis.com/youtube/v3',
+  ),
 };
 
 export function readInsightsConfig(env: Record<string, string | undefined> = process.env, sandboxUrl: string) {
-  const config = loadConfig(insightsVars, env);
-  config.YOUTUBE_API_URL ||= `${sandboxUrl}/youtube/v3`;
+  const config = { ...loadConfig(insightsVars, env), SANDBOX_URL: sandboxUrl };
+  fillSandboxUrls(config, { YOUTUBE_API_URL: '/youtube/v3' });
   return config;
 }
 export type InsightsConfig = ReturnType<typeof readInsightsConfig>;

@@ -8,7 +8,11 @@ import { EngagementRepository } from './engagement.repository';
 import { readInsightsConfig } from './insights.config';
 
 /** Engagement figures: the periodic collector and the RPC that answers them. Call before the RPC server starts. */
-export function startInsights(svc: ServiceRuntime, config: PublisherConfig, env?: Record<string, string | undefined>): void {
+export function startInsights(
+  svc: ServiceRuntime,
+  config: PublisherConfig,
+  env?: Record<string, string | undefined>,
+): void {
   const insights = readInsightsConfig(env ?? undefined, config.SANDBOX_URL);
   const engagement = new EngagementRepository(svc.ds!);
   registerEngagementRpc(svc.rpc, engagement);
@@ -22,7 +26,12 @@ export function startInsights(svc: ServiceRuntime, config: PublisherConfig, env?
   });
   const logger = svc.logger.child({ module: 'insights' });
   const collector = new EngagementCollector(
-    { engagement, readers, logger, credentials: (profileId, accountId) => svc.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId }) },
+    {
+      engagement,
+      readers,
+      logger,
+      credentials: (profileId, accountId) => svc.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId }),
+    },
     logger,
     { offsetsMs: insights.INSIGHTS_OFFSETS, intervalMs: insights.INSIGHTS_INTERVAL_MS, batch: insights.INSIGHTS_BATCH },
   );

@@ -1,7 +1,10 @@
-import { AppError, Rpc, type PostDue, type Principal } from '@postbus/contracts';
+import { AppError, Rpc, systemPrincipal, type PostDue } from '@postbus/contracts';
+import type { MediaFacts } from '@postbus/platforms';
 import type { RpcClient } from '@postbus/bus';
 
-export type MediaLookup = { kind: 'url'; url: string } | { kind: 'gone' } | { kind: 'unavailable'; message: string };
+/** `facts`: the stored file's type, size and what ffprobe read from it (its probe is null for media stored before files were probed). */
+export type MediaLookup =
+  { kind: 'url'; url: string; facts: MediaFacts } | { kind: 'gone' } | { kind: 'unavailable'; message: string };
 
 /**
  * A post stores the signed serve URL of its mediaId from the time it was created; a post
@@ -13,12 +16,17 @@ export class FreshMediaUrls {
 
   async lookup(job: PostDue): Promise<MediaLookup | undefined> {
     if (!job.mediaId) return undefined;
-    const principal: Principal = { accountId: job.accountId, userId: 'system', credential: { type: 'system', id: 'publisher' }, scopes: ['media:write'], profileIds: 'all' };
+    const principal = systemPrincipal({ service: 'publisher', accountId: job.accountId, scopes: ['media:write'] });
     try {
       const asset = await this.rpc.call(Rpc.mediaResolve, { mediaId: job.mediaId }, principal);
-      return { kind: 'url', url: asset.url };
+      return {
+        kind: 'url',
+        url: asset.url,
+        facts: { contentType: asset.contentType, sizeBytes: asset.sizeBytes, probe: asset.probe },
+      };
     } catch (err) {
-      if (err instanceof AppError && (err.code === 'media_not_found' || err.code === 'not_found')) return { kind: 'gone' };
+      if (err instanceof AppError && (err.code === 'media_not_found' || err.code === 'not_found'))
+        return { kind: 'gone' };
       return { kind: 'unavailable', message: (err as Error).message };
     }
   }

@@ -5,4 +5,11 @@ import { RateSlotFunction1732200000303 } from './1732200000303-rate-slot-functio
 import { CreateEngagement1732200000350 } from './1732200000350-create-engagement';
 import { PlatformThrottles1732200000360 } from './1732200000360-platform-throttles';
 
-export const migrations = [CreateOutbox1732200000000, CreateAttempts1732200000301, PublishingPipeline1732200000302, RateSlotFunction1732200000303, CreateEngagement1732200000350, PlatformThrottles1732200000360];
+export const migrations = [
+  CreateOutbox1732200000000,
+  CreateAttempts1732200000301,
+  PublishingPipeline1732200000302,
+  RateSlotFunction1732200000303,
+  CreateEngagement1732200000350,
+  PlatformThrottles1732200000360,
+];

@@ -6,16 +6,29 @@ import type { PlatformAdapter } from './adapters/platform-adapter';
 import { threadsAdapter } from './adapters/threads.adapter';
 import { tiktokAdapter } from './adapters/tiktok.adapter';
 import { youtubeAdapter } from './adapters/youtube.adapter';
+import { blueskyAdapter } from './adapters/bluesky.adapter';
+import { mastodonAdapter } from './adapters/mastodon.adapter';
+import {
+  facebookFollowUps,
+  instagramFollowUps,
+  threadsFollowUps,
+  youtubeFollowUps,
+} from './follow-ups/follow-up-senders';
 
 export type { AdapterConfig } from './adapters/adapter-config';
 
-/** One adapter per platform, each turning a due post into that platform's calls. */
+/** One adapter per platform, each turning a due post into that platform's calls (and its first comment or reply chain, where the platform takes them). */
 export function createAdapters(cfg: AdapterConfig, logger: Logger): Record<string, PlatformAdapter> {
   return {
-    instagram: instagramAdapter(cfg),
-    facebook: facebookAdapter(cfg),
-    threads: threadsAdapter(cfg),
+    instagram: Object.assign(instagramAdapter(cfg), { followUps: instagramFollowUps(cfg) }),
+    facebook: Object.assign(facebookAdapter(cfg), { followUps: facebookFollowUps(cfg) }),
+    threads: Object.assign(threadsAdapter(cfg), { followUps: threadsFollowUps(cfg) }),
+    // TikTok's API has no comments: a post asking for one is refused when it is created.
     tiktok: tiktokAdapter(cfg),
-    youtube: youtubeAdapter(cfg, logger.child({ platform: 'youtube' })),
+    youtube: Object.assign(youtubeAdapter(cfg, logger.child({ platform: 'youtube' })), {
+      followUps: youtubeFollowUps(cfg),
+    }),
+    bluesky: blueskyAdapter(cfg),
+    mastodon: mastodonAdapter(cfg),
   };
 }

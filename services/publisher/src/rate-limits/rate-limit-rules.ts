@@ -14,12 +14,16 @@ const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_
  */
 export function parseRateLimitRules(raw: string): RateLimitRules {
   const rules: RateLimitRules = {};
-  for (const part of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const match = /^([a-z]+(?:\.[a-z_]+)?)=(.+)$/.exec(part);
     if (!match) throw new Error(`"${part}" is not key=count/duration`);
     rules[match[1]] = match[2].split('+').map((w) => {
       const win = /^(\d+)\/(\d+)([smhd])$/.exec(w.trim());
-      if (!win || Number(win[1]) < 1 || Number(win[2]) < 1) throw new Error(`"${w}" is not count/duration like 100/24h`);
+      if (!win || Number(win[1]) < 1 || Number(win[2]) < 1)
+        throw new Error(`"${w}" is not count/duration like 100/24h`);
       return { limit: Number(win[1]), windowMs: Number(win[2]) * UNITS[win[3]] };
     });
   }

@@ -1,18 +1,8 @@
-import type { DataSource } from 'typeorm';
+import type { DatabaseSource } from '@postbus/kit';
 import type { RateLimitRules } from './rate-limit-rules';
+import { RateSlotRepository, type RateSlotArgs } from './rate-slot.repository';
 
 export type RateDecision = { ok: true } | { ok: false; retryInMs: number };
-
-/** The arguments of `take_rate_slots` for one post: its keys and every window that applies to them. */
-export interface RateSlotArgs {
-  keys: string[];
-  keyOf: number[];
-  limits: number[];
-  windows: number[];
-}
-
-/** A post may need a slot from more than one window: all are taken in one statement, or none. */
-export const TAKE_RATE_SLOTS_SQL = 'take_rate_slots($1::text[], $2::int[], $3::int[], $4::bigint[])';
 
 /**
  * Per profile and platform publishing limits shared by every publisher process: a sliding log
@@ -21,16 +11,19 @@ export const TAKE_RATE_SLOTS_SQL = 'take_rate_slots($1::text[], $2::int[], $3::i
  * and one slot is taken per key, or none is taken and the answer says when the first frees.
  */
 export class RateLimiter {
+  private readonly slots: RateSlotRepository;
+
   constructor(
-    private readonly ds: DataSource,
+    source: DatabaseSource,
     private readonly rules: RateLimitRules,
-  ) {}
+  ) {
+    this.slots = new RateSlotRepository(source);
+  }
 
   async take(profileId: string, buckets: string[]): Promise<RateDecision> {
     const args = this.slotArgs(profileId, buckets);
     if (!args) return { ok: true };
-    const [row]: { wait_ms: string }[] = await this.ds.query(`SELECT ${TAKE_RATE_SLOTS_SQL} AS wait_ms`, [args.keys, args.keyOf, args.limits, args.windows]);
-    return decision(row.wait_ms);
+    return decision(await this.slots.take(args));
   }
 
   /**
@@ -40,10 +33,7 @@ export class RateLimiter {
   async giveBack(profileId: string, buckets: string[]): Promise<void> {
     const args = this.slotArgs(profileId, buckets);
     if (!args) return;
-    await this.ds.query(
-      `DELETE FROM rate_slots WHERE ctid IN (SELECT DISTINCT ON (key) ctid FROM rate_slots WHERE key = ANY($1) ORDER BY key, taken_at DESC)`,
-      [args.keys],
-    );
+    await this.slots.giveBackNewest(args.keys);
   }
 
   /** What `take_rate_slots` needs for this profile's buckets; null when no rule applies. */

@@ -25,19 +25,32 @@ const DEFAULT_QUOTA_SLOTS = 24;
  * - else the floor, doubled per strike;
  * always within [minMs, maxMs], plus up to 10 % so waiting posts do not return all at once.
  */
-export function throttleDelayMs(throttle: PlatformThrottle, strikes: number, policy: ThrottlePolicy, random: () => number = Math.random): number {
+export function throttleDelayMs(
+  throttle: PlatformThrottle,
+  strikes: number,
+  policy: ThrottlePolicy,
+  random: () => number = Math.random,
+): number {
   const growth = 2 ** Math.min(16, Math.max(0, strikes - 1));
   let base: number;
   if (throttle.waitMs !== undefined) base = throttle.waitMs;
-  else if (throttle.kind === 'publishing_quota') base = ((throttle.windowMs ?? DEFAULT_QUOTA_WINDOW_MS) / Math.max(1, throttle.quotaTotal ?? DEFAULT_QUOTA_SLOTS)) * growth;
-  else if (throttle.usagePct !== undefined && throttle.usagePct > TARGET_PCT) base = (throttle.windowMs ?? DEFAULT_RATE_WINDOW_MS) * (1 - TARGET_PCT / throttle.usagePct) * growth;
+  else if (throttle.kind === 'publishing_quota')
+    base =
+      ((throttle.windowMs ?? DEFAULT_QUOTA_WINDOW_MS) / Math.max(1, throttle.quotaTotal ?? DEFAULT_QUOTA_SLOTS)) *
+      growth;
+  else if (throttle.usagePct !== undefined && throttle.usagePct > TARGET_PCT)
+    base = (throttle.windowMs ?? DEFAULT_RATE_WINDOW_MS) * (1 - TARGET_PCT / throttle.usagePct) * growth;
   else base = policy.minMs * growth;
   const bounded = Math.min(policy.maxMs, Math.max(policy.minMs, base));
   return Math.round(Math.min(policy.maxMs, bounded * (1 + random() * 0.1)));
 }
 
 /** Where a throttle is remembered: the platform's app (every profile waits) or one profile's account. */
-export function throttleKey(platform: string, profileId: string, throttle: Pick<PlatformThrottle, 'kind' | 'scope'>): string {
+export function throttleKey(
+  platform: string,
+  profileId: string,
+  throttle: Pick<PlatformThrottle, 'kind' | 'scope'>,
+): string {
   return throttle.scope === 'app' ? `${platform}:app` : `${platform}:${profileId}:${throttle.kind}`;
 }
 

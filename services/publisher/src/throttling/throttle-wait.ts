@@ -5,9 +5,11 @@ import { throttleDelayMs, throttleKey, type ThrottlePolicy } from './throttle-de
 import type { HeldThrottle, ThrottleRepository } from './throttle.repository';
 
 /** The post met a throttle itself, or found one another post met still running for its app or account. */
-export type ThrottleCause = { kind: 'met'; throttle: PlatformThrottle; reason: string } | { kind: 'held'; held: HeldThrottle };
+export type ThrottleCause =
+  { kind: 'met'; throttle: PlatformThrottle; reason: string } | { kind: 'held'; held: HeldThrottle };
 
-export type ThrottleDecision = { kind: 'defer'; delayMs: number } | { kind: 'give_up'; reason: string } | { kind: 'lost' };
+export type ThrottleDecision =
+  { kind: 'defer'; delayMs: number } | { kind: 'give_up'; reason: string } | { kind: 'lost' };
 
 export interface ThrottlePorts {
   attempts: Pick<AttemptRepository, 'markThrottled'>;
@@ -23,7 +25,12 @@ const MAX_REASON_CHARS = 500;
  * bounded by `giveUpMs` (counted from the post's first throttle); a throttle met is remembered
  * for its app or account, so that every post for them waits too.
  */
-export async function planThrottleWait(ports: ThrottlePorts, job: PostDue, fence: Fence, cause: ThrottleCause): Promise<ThrottleDecision> {
+export async function planThrottleWait(
+  ports: ThrottlePorts,
+  job: PostDue,
+  fence: Fence,
+  cause: ThrottleCause,
+): Promise<ThrottleDecision> {
   const waited = await ports.attempts.markThrottled(job.postId, fence);
   if (waited === null) return { kind: 'lost' };
   const { policy } = ports;
@@ -32,7 +39,11 @@ export async function planThrottleWait(ports: ThrottlePorts, job: PostDue, fence
   let delay: number;
   if (cause.kind === 'met') {
     const key = throttleKey(job.platform, job.profileId, cause.throttle);
-    const strikes = await ports.throttles.strike(key, reason.slice(0, MAX_REASON_CHARS), cause.throttle.windowMs ?? 3_600_000);
+    const strikes = await ports.throttles.strike(
+      key,
+      reason.slice(0, MAX_REASON_CHARS),
+      cause.throttle.windowMs ?? 3_600_000,
+    );
     delay = throttleDelayMs(cause.throttle, strikes, policy);
     await ports.throttles.hold(key, delay);
   } else {
@@ -44,7 +55,9 @@ export async function planThrottleWait(ports: ThrottlePorts, job: PostDue, fence
 
 /** "Instagram is limiting …; publishing will be tried again later." → "Instagram is limiting …. Postbus waited 24 hours …" */
 export function throttleGaveUpReason(message: string, waitedMs: number): string {
-  const base = message.replace(/[;,]?\s*publishing (will be tried again|waits)[^.]*\.?$/i, '').replace(/[.;,\s]+$/, '') || 'The platform kept limiting calls';
+  const base =
+    message.replace(/[;,]?\s*publishing (will be tried again|waits)[^.]*\.?$/i, '').replace(/[.;,\s]+$/, '') ||
+    'The platform kept limiting calls';
   return `${base}. Postbus waited ${formatDuration(waitedMs)} for the platform's limit to lift, then stopped; publish the post again later.`;
 }
 

@@ -25,7 +25,11 @@ export class ThrottleRepository {
     );
     const waitMs = Number(rows[0]?.wait_ms ?? 0);
     if (!(waitMs > 0)) return null;
-    return { kind: rows[0].key.endsWith(':publishing_quota') ? 'publishing_quota' : 'rate_limit', waitMs, reason: rows[0].reason ?? '' };
+    return {
+      kind: rows[0].key.endsWith(':publishing_quota') ? 'publishing_quota' : 'rate_limit',
+      waitMs,
+      reason: rows[0].reason ?? '',
+    };
   }
 
   /**
@@ -49,6 +53,9 @@ export class ThrottleRepository {
 
   /** Holds the key back for at least `delayMs` from now (never shortens a longer hold). */
   async hold(key: string, delayMs: number): Promise<void> {
-    await this.ds.query(`UPDATE platform_throttles SET until = GREATEST(until, now() + $2::bigint * interval '1 millisecond'), updated_at = now() WHERE key = $1`, [key, Math.round(delayMs)]);
+    await this.ds.query(
+      `UPDATE platform_throttles SET until = GREATEST(until, now() + $2::bigint * interval '1 millisecond'), updated_at = now() WHERE key = $1`,
+      [key, Math.round(delayMs)],
+    );
   }
 }

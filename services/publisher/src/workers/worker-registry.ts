@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
-import type { Logger } from '@postbus/kit';
+import { PeriodicLoop, type DatabaseSource, type Logger } from '@postbus/kit';
+import { WorkerRepository } from './worker.repository';
 
 /**
  * This process's identity and heartbeat. A post left in flight by a worker whose heartbeat
@@ -11,37 +11,36 @@ export class WorkerRegistry {
   readonly id = `wrk_${randomUUID()}`;
   /** Posts this process is handling right now. */
   readonly active = new Set<string>();
-  private timer?: NodeJS.Timeout;
+  private readonly workers: WorkerRepository;
+  private readonly heartbeat: PeriodicLoop;
 
   constructor(
-    private readonly ds: DataSource,
+    source: DatabaseSource,
     private readonly heartbeatMs: number,
-    private readonly logger: Logger,
-  ) {}
+    logger: Logger,
+  ) {
+    this.workers = new WorkerRepository(source);
+    this.heartbeat = new PeriodicLoop(() => this.workers.beat(this.id), {
+      everyMs: heartbeatMs,
+      unref: true,
+      onError: (err) => logger.warn('worker heartbeat failed', { err: err.message }),
+    });
+  }
 
   /** A heartbeat older than this means the worker is gone. */
   get staleMs(): number {
     return this.heartbeatMs * 3;
   }
 
+  /** The first beat is awaited: a process that cannot record itself does not start. */
   async start(): Promise<void> {
-    await this.beat();
-    this.timer = setInterval(() => {
-      this.beat().catch((err: Error) => this.logger.warn('worker heartbeat failed', { err: err.message }));
-    }, this.heartbeatMs);
-    this.timer.unref();
+    await this.workers.beat(this.id);
+    this.heartbeat.start();
   }
 
   /** After the consumer drained: nothing of ours is in flight, so others need not wait for our heartbeat to go stale. */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.ds.query('DELETE FROM workers WHERE worker_id = $1', [this.id]).catch(() => undefined);
-  }
-
-  private async beat(): Promise<void> {
-    await this.ds.query(
-      `INSERT INTO workers (worker_id) VALUES ($1) ON CONFLICT (worker_id) DO UPDATE SET heartbeat_at = now()`,
-      [this.id],
-    );
+    await this.heartbeat.stop();
+    await this.workers.remove(this.id).catch(() => undefined);
   }
 }

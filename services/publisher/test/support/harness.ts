@@ -12,7 +12,13 @@ import { start as startPublisher } from '../../src/main';
 export interface Outcome {
   id: string;
   name: 'post.published' | 'post.failed';
-  data: { postId: string; platformPostId?: string; permalink?: string | null; reason?: string; warnings?: { code: string; message: string }[] };
+  data: {
+    postId: string;
+    platformPostId?: string;
+    permalink?: string | null;
+    reason?: string;
+    warnings?: { code: string; message: string }[];
+  };
 }
 
 export interface SandboxProfile {
@@ -70,25 +76,41 @@ export const FAST_PUBLISHER_ENV: Record<string, string> = {
 
 export async function startPublisherHarness(
   label: string,
-  opts: { sandbox?: StartSandboxOptions; env?: Record<string, string>; /** false: the test starts its own publishers. */ publisher?: boolean } = {},
+  opts: {
+    sandbox?: StartSandboxOptions;
+    env?: Record<string, string>;
+    /** false: the test starts its own publishers. */ publisher?: boolean;
+  } = {},
 ): Promise<PublisherHarness> {
   const env = await createTestEnv(label);
   // The sandbox's TikTok verifies what the publisher is told is verified (and nothing, when it is told nothing).
   const verifiedUrlPrefixes = (opts.env?.TIKTOK_PULL_URL_PREFIXES ?? '').split(',').filter(Boolean);
-  const sandbox = await startSandbox({ port: 0, processingDelayMs: 0, ...opts.sandbox, tiktok: { verifiedUrlPrefixes, ...opts.sandbox?.tiktok } });
+  const sandbox = await startSandbox({
+    port: 0,
+    processingDelayMs: 0,
+    ...opts.sandbox,
+    tiktok: { verifiedUrlPrefixes, ...opts.sandbox?.tiktok },
+  });
   const db = new Client({ connectionString: env.databaseUrl });
   await db.connect();
   const base = { ...env.env, SANDBOX_URL: sandbox.url };
   const connections = (await startConnections({ ...base, CONNECTIONS_HTTP_PORT: '0' })) as Service;
   const publisherEnv = { ...base, ...FAST_PUBLISHER_ENV, ...opts.env };
-  let publisher: Service | undefined = opts.publisher === false ? undefined : ((await startPublisher(publisherEnv)) as Service);
-  const bus = await openBus({ url: env.amqpUrl, namespace: env.namespace, logger: createLogger('test', 'silent'), rpcTimeoutMs: 5000, ephemeral: true });
+  let publisher: Service | undefined = opts.publisher === false ? undefined : await startPublisher(publisherEnv);
+  const bus = await openBus({
+    url: env.amqpUrl,
+    namespace: env.namespace,
+    logger: createLogger('test', 'silent'),
+    rpcTimeoutMs: 5000,
+    ephemeral: true,
+  });
   const outcomes: Outcome[] = [];
   const collector = bus.consume({
     queue: `test.outcomes.${randomBytes(3).toString('hex')}`,
     perProcess: true,
     events: [Events.postPublished.name, Events.postFailed.name],
-    handler: async (event) => void outcomes.push({ id: event.id, name: event.name as Outcome['name'], data: event.data as Outcome['data'] }),
+    handler: async (event) =>
+      void outcomes.push({ id: event.id, name: event.name as Outcome['name'], data: event.data as Outcome['data'] }),
   });
   await collector.start();
   const accountId = `acc_${randomBytes(6).toString('hex')}`;
@@ -101,10 +123,26 @@ export async function startPublisherHarness(
     publisherEnv,
     outcomes,
     async profile(platform, handle = `${platform}_${randomBytes(3).toString('hex')}`) {
-      const res = await fetch(`${sandbox.url}/__sandbox/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ platform, handle }) });
+      const res = await fetch(`${sandbox.url}/__sandbox/users`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ platform, handle }),
+      });
       const user = (await res.json()) as { userId: string; accessToken: string; handle: string };
-      const profile = await bus.rpc.call(Rpc.connectionsSeedProfile, { accountId, platform, platformUserId: user.userId, handle: user.handle, accessToken: user.accessToken });
-      return { profileId: profile.id, userId: user.userId, accessToken: user.accessToken, handle: user.handle, platform };
+      const profile = await bus.rpc.call(Rpc.connectionsSeedProfile, {
+        accountId,
+        platform,
+        platformUserId: user.userId,
+        handle: user.handle,
+        accessToken: user.accessToken,
+      });
+      return {
+        profileId: profile.id,
+        userId: user.userId,
+        accessToken: user.accessToken,
+        handle: user.handle,
+        platform,
+      };
     },
     due(profile, fields = {}) {
       const now = new Date().toISOString();
@@ -126,7 +164,10 @@ export async function startPublisherHarness(
       await bus.events.publish(jobs.map((data) => ({ name: Events.postDue.name, data })));
     },
     outcome(postId, timeoutMs = 15_000) {
-      return waitFor(() => outcomes.find((o) => o.data.postId === postId), { timeoutMs, what: `the outcome of ${postId}` });
+      return waitFor(() => outcomes.find((o) => o.data.postId === postId), {
+        timeoutMs,
+        what: `the outcome of ${postId}`,
+      });
     },
     async attempt(postId) {
       const { rows } = await db.query('SELECT * FROM publisher.attempts WHERE post_id = $1', [postId]);
@@ -144,7 +185,10 @@ export async function startPublisherHarness(
         for (;;) {
           const msg = await ch.get(`${env.namespace}.publisher.due.dead`, { noAck: false });
           if (!msg) break;
-          out.push({ postId: JSON.parse(msg.content.toString()).data.postId, error: String(msg.properties.headers?.['x-error'] ?? '') });
+          out.push({
+            postId: JSON.parse(msg.content.toString()).data.postId,
+            error: String(msg.properties.headers?.['x-error'] ?? ''),
+          });
         }
       } finally {
         await amqp.close().catch(() => undefined);
@@ -164,7 +208,7 @@ export async function startPublisherHarness(
       }
     },
     async startPublisher(extraEnv = {}) {
-      publisher = (await startPublisher({ ...publisherEnv, ...extraEnv })) as Service;
+      publisher = await startPublisher({ ...publisherEnv, ...extraEnv });
       return publisher;
     },
     async stopPublisher() {
@@ -194,7 +238,12 @@ export async function publishedOn(sandbox: RunningSandbox, platform: string): Pr
   return (await res.json()) as any[];
 }
 
-export async function sandboxControl(sandbox: RunningSandbox, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function sandboxControl(
+  sandbox: RunningSandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${sandbox.url}/__sandbox${path}`, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },

@@ -16,7 +16,14 @@ export interface MediaServer {
   close(): Promise<void>;
 }
 
-const TYPES: Record<string, string> = { mp4: 'video/mp4', mov: 'video/quicktime', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+const TYPES: Record<string, string> = {
+  mp4: 'video/mp4',
+  mov: 'video/quicktime',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+};
 
 export function mediaByte(i: number): number {
   return i % 251;
@@ -46,7 +53,12 @@ export async function startMediaServer(): Promise<MediaServer> {
     if (match) {
       start = Number(match[1]);
       end = match[2] ? Math.min(Number(match[2]), size - 1) : size - 1;
-      res.writeHead(206, { 'content-type': type, 'content-length': end - start + 1, 'content-range': `bytes ${start}-${end}/${size}`, 'accept-ranges': 'bytes' });
+      res.writeHead(206, {
+        'content-type': type,
+        'content-length': end - start + 1,
+        'content-range': `bytes ${start}-${end}/${size}`,
+        'accept-ranges': 'bytes',
+      });
     } else {
       res.writeHead(200, { 'content-type': type, 'content-length': size, 'accept-ranges': 'bytes' });
     }
@@ -71,7 +83,8 @@ export async function startMediaServer(): Promise<MediaServer> {
   return {
     url,
     requests,
-    link: (name, size, extra = {}) => `${url}/${name}?${new URLSearchParams({ size: String(size), ...extra })}`,
+    link: (name, size, extra = {}) =>
+      `${url}/${name}?${new URLSearchParams({ size: String(size), ...extra }).toString()}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -16,14 +16,22 @@ export interface Received {
  * The requests a platform's emulator received, each as `METHOD /path?query`, with the account's
  * id shown as `{user}` and other platform ids as `{id}` so sequences can be compared exactly.
  */
-export async function calls(sandbox: RunningSandbox, platform: string, userId: string, since = 0): Promise<{ lines: string[]; requests: Received[] }> {
+export async function calls(
+  sandbox: RunningSandbox,
+  platform: string,
+  userId: string,
+  since = 0,
+): Promise<{ lines: string[]; requests: Received[] }> {
   const requests = ((await receivedBy(sandbox, platform)) as Received[]).filter((r) => r.seq > since);
   const lines = requests.map((r) => {
     const query = Object.entries(r.query)
       .filter(([k]) => !['upload_id', 'upload_token', 'creation_id', 'video_id', 'videoId'].includes(k))
       .map(([k, v]) => `${k}=${v}`)
       .join('&');
-    const path = r.path.replace(/\/\d{10,}_\d+/g, '/{id}').replaceAll(userId, '{user}').replace(/\/\d{10,}/g, '/{id}');
+    const path = r.path
+      .replace(/\/\d{10,}_\d+/g, '/{id}')
+      .replaceAll(userId, '{user}')
+      .replace(/\/\d{10,}/g, '/{id}');
     return `${r.method} ${path}${query ? `?${query}` : ''}`;
   });
   return { lines, requests };

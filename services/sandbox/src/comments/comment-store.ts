@@ -34,6 +34,18 @@ export interface SandboxReply {
   createdAt: string;
 }
 
+/** A comment (or a Threads reply) the account itself published on one of its own posts through the API. */
+export interface SandboxPostComment {
+  platform: 'instagram' | 'facebook' | 'threads' | 'youtube';
+  id: string;
+  /** The post, media or video commented on; for a Threads reply, the post or reply it answers. */
+  postId: string;
+  accountId: string;
+  text: string;
+  permalink: string | null;
+  createdAt: string;
+}
+
 export interface CommentSubscription {
   id: number;
   callbackUrl: string;
@@ -46,6 +58,8 @@ export class CommentStore {
   readonly comments = new Map<string, SandboxComment>();
   readonly replies: SandboxReply[] = [];
   readonly subscriptions: CommentSubscription[] = [];
+  /** Comments accounts published on their own posts (first comments, Threads reply chains), oldest first. */
+  readonly postComments: SandboxPostComment[] = [];
   /** Threads reply containers (`reply_to_id` on a sandbox comment) by container id, until published. */
   readonly threadsReplyContainers = new Map<string, { commentId: string; accountId: string; text: string }>();
   private nextSubscription = 1;
@@ -58,7 +72,10 @@ export class CommentStore {
 
   listReplies(filter: { platform?: string; commentId?: string; accountId?: string }): SandboxReply[] {
     return this.replies.filter(
-      (r) => (!filter.platform || r.platform === filter.platform) && (!filter.commentId || r.commentId === filter.commentId) && (!filter.accountId || r.accountId === filter.accountId),
+      (r) =>
+        (!filter.platform || r.platform === filter.platform) &&
+        (!filter.commentId || r.commentId === filter.commentId) &&
+        (!filter.accountId || r.accountId === filter.accountId),
     );
   }
 
@@ -66,6 +83,7 @@ export class CommentStore {
     this.comments.clear();
     this.replies.length = 0;
     this.subscriptions.length = 0;
+    this.postComments.length = 0;
     this.threadsReplyContainers.clear();
   }
 }

@@ -22,7 +22,8 @@ export function threadsReplyGate(state: SandboxState, logger: Logger): Router {
   };
   const aboutReply = (req: Request) => state.comments.threadsReplyContainers.has(graphParams(req).creation_id ?? '');
   const auth = authenticate(state, 'threads');
-  const gate = (applies: (req: Request) => boolean) => (req: Request, res: Response, next: NextFunction) => (applies(req) ? auth(req, res, next) : next('route'));
+  const gate = (applies: (req: Request) => boolean) => (req: Request, res: Response, next: NextFunction) =>
+    applies(req) ? auth(req, res, next) : next('route');
 
   router.post('/:userId/threads', gate(aboutComment), (req: Request, res: Response, next: NextFunction) => {
     const params = graphParams(req);
@@ -30,7 +31,12 @@ export function threadsReplyGate(state: SandboxState, logger: Logger): Router {
     const user = currentUser(res);
     if (comment.accountId !== user.userId) throw objectNotFound('post', comment.id);
     afterSuccess(res, (body) => {
-      if (typeof body.id === 'string') state.comments.threadsReplyContainers.set(body.id, { commentId: comment.id, accountId: user.userId, text: params.text ?? '' });
+      if (typeof body.id === 'string')
+        state.comments.threadsReplyContainers.set(body.id, {
+          commentId: comment.id,
+          accountId: user.userId,
+          text: params.text ?? '',
+        });
     });
     next();
   });
@@ -43,9 +49,28 @@ export function threadsReplyGate(state: SandboxState, logger: Logger): Router {
       if (typeof body.id !== 'string') return;
       state.comments.threadsReplyContainers.delete(containerId);
       const comment = state.comments.comments.get(pending.commentId)!;
-      state.comments.replies.push({ platform: 'threads', kind: 'reply', id: body.id, commentId: pending.commentId, accountId: pending.accountId, text: pending.text, createdAt: new Date(state.now()).toISOString() });
-      const reply = addComment(state, { id: body.id, platform: 'threads', accountId: account.userId, accountHandle: account.handle, postId: comment.postId, parentId: comment.id, text: pending.text, from: { id: account.userId, name: account.handle } });
-      void announceComment(state, reply).catch((err: Error) => logger.warn('announcing a reply failed', { err: err.message }));
+      state.comments.replies.push({
+        platform: 'threads',
+        kind: 'reply',
+        id: body.id,
+        commentId: pending.commentId,
+        accountId: pending.accountId,
+        text: pending.text,
+        createdAt: new Date(state.now()).toISOString(),
+      });
+      const reply = addComment(state, {
+        id: body.id,
+        platform: 'threads',
+        accountId: account.userId,
+        accountHandle: account.handle,
+        postId: comment.postId,
+        parentId: comment.id,
+        text: pending.text,
+        from: { id: account.userId, name: account.handle },
+      });
+      void announceComment(state, reply).catch((err: Error) =>
+        logger.warn('announcing a reply failed', { err: err.message }),
+      );
     });
     next();
   });

@@ -18,7 +18,11 @@ const TIMEOUT_MS = 10_000;
  * body with the App Secret>` and the legacy `X-Hub-Signature: sha1=…`. `invalid` signs with another
  * secret; `missing` sends no signature.
  */
-export async function deliverSigned(subscription: CommentSubscription, body: string, mode: SignatureMode = 'valid'): Promise<DeliveryResult> {
+export async function deliverSigned(
+  subscription: CommentSubscription,
+  body: string,
+  mode: SignatureMode = 'valid',
+): Promise<DeliveryResult> {
   const secret = mode === 'invalid' ? `${subscription.appSecret}-wrong` : subscription.appSecret;
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'facebookexternalua' };
   if (mode !== 'missing') {
@@ -26,10 +30,25 @@ export async function deliverSigned(subscription: CommentSubscription, body: str
     headers['x-hub-signature'] = `sha1=${createHmac('sha1', secret).update(body).digest('hex')}`;
   }
   try {
-    const res = await fetch(subscription.callbackUrl, { method: 'POST', headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) });
-    return { subscriptionId: subscription.id, callbackUrl: subscription.callbackUrl, status: res.status, body: (await res.text()).slice(0, 2000) };
+    const res = await fetch(subscription.callbackUrl, {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    return {
+      subscriptionId: subscription.id,
+      callbackUrl: subscription.callbackUrl,
+      status: res.status,
+      body: (await res.text()).slice(0, 2000),
+    };
   } catch (err) {
-    return { subscriptionId: subscription.id, callbackUrl: subscription.callbackUrl, status: null, body: (err as Error).message };
+    return {
+      subscriptionId: subscription.id,
+      callbackUrl: subscription.callbackUrl,
+      status: null,
+      body: (err as Error).message,
+    };
   }
 }
 
@@ -37,7 +56,10 @@ export async function deliverSigned(subscription: CommentSubscription, body: str
  * Meta's verification of a callback URL: `GET <callback>?hub.mode=subscribe&hub.challenge=<int>&hub.verify_token=<token>`;
  * the callback proves itself by answering 200 with the challenge as its body.
  */
-export async function verifyCallback(callbackUrl: string, verifyToken: string): Promise<{ verified: boolean; status: number | null; body: string }> {
+export async function verifyCallback(
+  callbackUrl: string,
+  verifyToken: string,
+): Promise<{ verified: boolean; status: number | null; body: string }> {
   const challenge = String(randomInt(1_000_000_000, 2_000_000_000));
   const url = new URL(callbackUrl);
   url.searchParams.set('hub.mode', 'subscribe');

@@ -7,7 +7,10 @@ export type PayloadWrapper = 'changes' | 'flat';
  * (with the `changes[]` wrapper, or `field`/`value` straight in the entry as in the Business Login
  * example), Facebook Page `feed` with `item: comment`, Threads `replies` (topic `moderate`).
  */
-export function commentPayload(comment: Omit<SandboxComment, 'payload'>, wrapper: PayloadWrapper = 'changes'): Record<string, unknown> {
+export function commentPayload(
+  comment: Omit<SandboxComment, 'payload'>,
+  wrapper: PayloadWrapper = 'changes',
+): Record<string, unknown> {
   const time = Math.floor(comment.createdAt / 1000);
   if (comment.platform === 'threads') return threadsPayload(comment, time);
   if (comment.platform === 'instagram') {
@@ -19,7 +22,14 @@ export function commentPayload(comment: Omit<SandboxComment, 'payload'>, wrapper
       ...(comment.parentId && { parent_id: comment.parentId }),
     };
     const change = { field: 'comments', value };
-    return { object: 'instagram', entry: [wrapper === 'flat' ? { id: comment.accountId, time, ...change } : { id: comment.accountId, time, changes: [change] }] };
+    return {
+      object: 'instagram',
+      entry: [
+        wrapper === 'flat'
+          ? { id: comment.accountId, time, ...change }
+          : { id: comment.accountId, time, changes: [change] },
+      ],
+    };
   }
   const value = {
     item: 'comment',
@@ -47,5 +57,13 @@ function threadsPayload(comment: Omit<SandboxComment, 'payload'>, time: number):
     shortcode,
     timestamp: new Date(comment.createdAt).toISOString().replace(/\.\d{3}Z$/, '+0000'),
   };
-  return { app_id: 'postbus-sandbox', topic: 'moderate', target_id: comment.accountId, time, subscription_id: '1', has_uid_field: false, values: { value, field: 'replies' } };
+  return {
+    app_id: 'postbus-sandbox',
+    topic: 'moderate',
+    target_id: comment.accountId,
+    time,
+    subscription_id: '1',
+    has_uid_field: false,
+    values: { value, field: 'replies' },
+  };
 }

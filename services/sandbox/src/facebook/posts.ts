@@ -8,7 +8,8 @@ export function createFeedPost(state: SandboxState, page: SandboxUser, params: R
   const message = params.message ?? '';
   const link = params.link ?? null;
   const attached = attachedPhotos(state, page, params);
-  if (!message.trim() && !link && attached.length === 0) throw invalidParameter('The parameter message, link or attached_media is required.');
+  if (!message.trim() && !link && attached.length === 0)
+    throw invalidParameter('The parameter message, link or attached_media is required.');
   if (link && !/^https?:\/\//.test(link)) throw invalidParameter('Param link must be an http or https URL.');
   const postId = `${page.userId}_${state.ids.numeric()}`;
   const post: FacebookPost = {
@@ -45,7 +46,11 @@ export function createPhoto(state: SandboxState, page: SandboxUser, params: Reco
   const url = params.url;
   if (!url) throw invalidParameter('The parameter url (or source) is required; the sandbox accepts url only.');
   if (!/^https?:\/\//.test(url)) throw invalidParameter('Param url must be an http or https URL.');
-  if (/fail-processing/.test(url)) throw invalidParameter('Invalid parameter: the image could not be downloaded from url.', 'The photo could not be fetched from its link.');
+  if (/fail-processing/.test(url))
+    throw invalidParameter(
+      'Invalid parameter: the image could not be downloaded from url.',
+      'The photo could not be fetched from its link.',
+    );
   const published = params.published !== 'false';
   const photo: FacebookPhoto = {
     id: state.ids.numeric(),
@@ -88,7 +93,8 @@ function attachedPhotos(state: SandboxState, page: SandboxUser, params: Record<s
   const entries = Object.entries(params)
     .filter(([key]) => /^attached_media\[\d+\]$/.test(key))
     .sort(([a], [b]) => Number(/\d+/.exec(a)![0]) - Number(/\d+/.exec(b)![0]));
-  if (entries.length > state.facebook.limits.attachedMediaMax) throw invalidParameter(`At most ${state.facebook.limits.attachedMediaMax} photos can be attached.`);
+  if (entries.length > state.facebook.limits.attachedMediaMax)
+    throw invalidParameter(`At most ${state.facebook.limits.attachedMediaMax} photos can be attached.`);
   return entries.map(([key, raw]) => {
     let fbid: unknown;
     try {
@@ -97,7 +103,8 @@ function attachedPhotos(state: SandboxState, page: SandboxUser, params: Record<s
       throw invalidParameter(`Param ${key} must be JSON like {"media_fbid":"<id>"}.`);
     }
     const photo = state.facebook.photos.get(String(fbid));
-    if (!photo || photo.pageId !== page.userId) throw invalidParameter(`Param ${key} names a photo that does not exist.`);
+    if (!photo || photo.pageId !== page.userId)
+      throw invalidParameter(`Param ${key} names a photo that does not exist.`);
     if (photo.published || photo.attachedTo) throw invalidParameter(`Photo ${photo.id} is already published.`);
     return photo;
   });

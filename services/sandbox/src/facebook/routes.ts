@@ -1,8 +1,18 @@
 import type { Logger } from '@postbus/kit';
 import express, { Router, type Request, type Response } from 'express';
 import { objectNotFound } from '../meta/graph-error';
-import { authenticate, currentUser, faultGate, graphErrorHandler, graphFields, graphParams, passFault, sendGraph } from '../meta/graph-http';
+import {
+  authenticate,
+  currentUser,
+  faultGate,
+  graphErrorHandler,
+  graphFields,
+  graphParams,
+  passFault,
+  sendGraph,
+} from '../meta/graph-http';
 import { metaPlatformGate } from '../meta/platform-gate';
+import { recordBodyBytes } from '../requests';
 import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
 import { createFeedPost, createPhoto } from './posts';
@@ -14,12 +24,22 @@ export const FACEBOOK_RUPLOAD_PATH = '/rupload';
 /** graph.facebook.com (`/facebook/:version`): feed, photos, Page videos, video_reels start/finish, object reads. */
 export function facebookGraphRouter(state: SandboxState, logger: Logger): Router {
   const router = Router();
-  const gate = [express.urlencoded({ extended: false }), express.json(), ...metaPlatformGate(state, 'facebook'), authenticate(state, 'facebook')];
+  const gate = [
+    express.urlencoded({ extended: false }),
+    express.json(),
+    ...metaPlatformGate(state, 'facebook'),
+    authenticate(state, 'facebook'),
+  ];
 
-  router.post('/:pageId/feed', gate, faultGate(state, 'facebook', 'publish'), (req: Request<{ pageId: string }>, res: Response) => {
-    const post = createFeedPost(state, pathPage(res, req.params.pageId), graphParams(req));
-    sendGraph(state, res, 200, { id: post.id });
-  });
+  router.post(
+    '/:pageId/feed',
+    gate,
+    faultGate(state, 'facebook', 'publish'),
+    (req: Request<{ pageId: string }>, res: Response) => {
+      const post = createFeedPost(state, pathPage(res, req.params.pageId), graphParams(req));
+      sendGraph(state, res, 200, { id: post.id });
+    },
+  );
 
   router.post('/:pageId/photos', gate, (req: Request<{ pageId: string }>, res: Response) => {
     const params = graphParams(req);
@@ -33,7 +53,12 @@ export function facebookGraphRouter(state: SandboxState, logger: Logger): Router
     const page = pathPage(res, req.params.pageId);
     if (params.upload_phase === 'start') {
       if (!passFault(state, 'facebook', 'create', res)) return;
-      const { video, uploadUrl } = startReel(state, page, `${req.protocol}://${req.get('host')}${FACEBOOK_RUPLOAD_PATH}`, graphVersionOf(req.baseUrl));
+      const { video, uploadUrl } = startReel(
+        state,
+        page,
+        `${req.protocol}://${req.get('host')}${FACEBOOK_RUPLOAD_PATH}`,
+        graphVersionOf(req.baseUrl),
+      );
       sendGraph(state, res, 200, { video_id: video.id, upload_url: uploadUrl });
       return;
     }
@@ -46,10 +71,15 @@ export function facebookGraphRouter(state: SandboxState, logger: Logger): Router
     throw objectNotFound('post', 'upload_phase');
   });
 
-  router.post('/:pageId/videos', gate, faultGate(state, 'facebook', 'publish'), (req: Request<{ pageId: string }>, res: Response) => {
-    const video = createPageVideo(state, pathPage(res, req.params.pageId), graphParams(req), FACEBOOK_RUPLOAD_PATH);
-    sendGraph(state, res, 200, { id: video.id });
-  });
+  router.post(
+    '/:pageId/videos',
+    gate,
+    faultGate(state, 'facebook', 'publish'),
+    (req: Request<{ pageId: string }>, res: Response) => {
+      const video = createPageVideo(state, pathPage(res, req.params.pageId), graphParams(req), FACEBOOK_RUPLOAD_PATH);
+      sendGraph(state, res, 200, { id: video.id });
+    },
+  );
 
   router.get('/:id', gate, (req: Request<{ id: string }>, res: Response) => {
     const video = state.facebook.videos.get(req.params.id);
@@ -65,11 +95,21 @@ export function facebookGraphRouter(state: SandboxState, logger: Logger): Router
 /** graph-video.facebook.com (`/facebook-video/:version`): Page videos by file_url, once the retired-host rule is relaxed. */
 export function facebookVideoRouter(state: SandboxState, logger: Logger): Router {
   const router = Router();
-  const gate = [express.urlencoded({ extended: false }), express.json(), ...metaPlatformGate(state, 'facebook'), authenticate(state, 'facebook')];
-  router.post('/:pageId/videos', gate, faultGate(state, 'facebook', 'publish'), (req: Request<{ pageId: string }>, res: Response) => {
-    const video = createPageVideo(state, pathPage(res, req.params.pageId), graphParams(req), FACEBOOK_RUPLOAD_PATH);
-    sendGraph(state, res, 200, { id: video.id });
-  });
+  const gate = [
+    express.urlencoded({ extended: false }),
+    express.json(),
+    ...metaPlatformGate(state, 'facebook'),
+    authenticate(state, 'facebook'),
+  ];
+  router.post(
+    '/:pageId/videos',
+    gate,
+    faultGate(state, 'facebook', 'publish'),
+    (req: Request<{ pageId: string }>, res: Response) => {
+      const video = createPageVideo(state, pathPage(res, req.params.pageId), graphParams(req), FACEBOOK_RUPLOAD_PATH);
+      sendGraph(state, res, 200, { id: video.id });
+    },
+  );
   router.use(graphErrorHandler(state, logger));
   return router;
 }
@@ -77,17 +117,23 @@ export function facebookVideoRouter(state: SandboxState, logger: Logger): Router
 /** rupload.facebook.com (`/rupload`): the bytes of a reel, `Authorization: OAuth`. */
 export function facebookRuploadRouter(state: SandboxState, logger: Logger): Router {
   const router = Router();
-  router.post('/video-upload/:version/:videoId', ...metaPlatformGate(state, 'facebook'), authenticate(state, 'facebook'), faultGate(state, 'facebook', 'upload'), async (req: Request<{ version: string; videoId: string }>, res: Response) => {
-    const read = await receiveReelBytes(
-      state,
-      currentUser(res),
-      req.params.videoId,
-      { offset: req.get('offset'), fileSize: req.get('file_size'), fileUrl: req.get('file_url') },
-      req,
-    );
-    if (res.locals.received) res.locals.received.bodyBytes = read;
-    sendGraph(state, res, 200, { success: true });
-  });
+  router.post(
+    '/video-upload/:version/:videoId',
+    ...metaPlatformGate(state, 'facebook'),
+    authenticate(state, 'facebook'),
+    faultGate(state, 'facebook', 'upload'),
+    async (req: Request<{ version: string; videoId: string }>, res: Response) => {
+      const read = await receiveReelBytes(
+        state,
+        currentUser(res),
+        req.params.videoId,
+        { offset: req.get('offset'), fileSize: req.get('file_size'), fileUrl: req.get('file_url') },
+        req,
+      );
+      recordBodyBytes(res, read);
+      sendGraph(state, res, 200, { success: true });
+    },
+  );
   router.use(graphErrorHandler(state, logger));
   return router;
 }
@@ -96,14 +142,32 @@ function readObject(state: SandboxState, page: SandboxUser, id: string, fields: 
   if (id === 'me' || id === page.userId) return pick({ id: page.userId, name: page.handle }, fields);
   const video = state.facebook.videos.get(id);
   if (video && video.pageId === page.userId) {
-    return pick({ id, status: videoStatus(state, video), permalink_url: video.permalink, description: video.description, title: video.title }, fields);
+    return pick(
+      {
+        id,
+        status: videoStatus(state, video),
+        permalink_url: video.permalink,
+        description: video.description,
+        title: video.title,
+      },
+      fields,
+    );
   }
   const post = state.facebook.posts.get(id);
   if (post && post.pageId === page.userId) {
-    return pick({ id, message: post.message, permalink_url: post.permalink, created_time: new Date(post.publishedAt).toISOString().replace(/\.\d{3}Z$/, '+0000') }, fields);
+    return pick(
+      {
+        id,
+        message: post.message,
+        permalink_url: post.permalink,
+        created_time: new Date(post.publishedAt).toISOString().replace(/\.\d{3}Z$/, '+0000'),
+      },
+      fields,
+    );
   }
   const photo = state.facebook.photos.get(id);
-  if (photo && photo.pageId === page.userId) return pick({ id, link: `https://www.facebook.com/photo/?fbid=${id}`, name: photo.caption }, fields);
+  if (photo && photo.pageId === page.userId)
+    return pick({ id, link: `https://www.facebook.com/photo/?fbid=${id}`, name: photo.caption }, fields);
   throw objectNotFound('get', id);
 }
 

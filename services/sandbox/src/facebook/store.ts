@@ -57,7 +57,14 @@ export class FacebookStore {
 
   reelsInWindow(pageId: string, now: number): number {
     let count = 0;
-    for (const v of this.videos.values()) if (v.pageId === pageId && v.kind === 'reel' && v.publishRequestedAt !== null && v.publishRequestedAt > now - 86_400_000) count++;
+    for (const v of this.videos.values())
+      if (
+        v.pageId === pageId &&
+        v.kind === 'reel' &&
+        v.publishRequestedAt !== null &&
+        v.publishRequestedAt > now - 86_400_000
+      )
+        count++;
     return count;
   }
 

@@ -6,12 +6,24 @@ import type { FacebookVideo } from './store';
 const FAIL_PROCESSING = /fail-processing/;
 
 /** `POST /{page-id}/videos` with `file_url`: the video is published and processes in the background. */
-export function createPageVideo(state: SandboxState, page: SandboxUser, params: Record<string, string>, uploadBase: string): FacebookVideo {
+export function createPageVideo(
+  state: SandboxState,
+  page: SandboxUser,
+  params: Record<string, string>,
+  uploadBase: string,
+): FacebookVideo {
   const fileUrl = params.file_url;
-  if (!fileUrl) throw invalidParameter('The parameter file_url (or source) is required; the sandbox accepts file_url only.');
+  if (!fileUrl)
+    throw invalidParameter('The parameter file_url (or source) is required; the sandbox accepts file_url only.');
   if (!/^https?:\/\//.test(fileUrl)) throw invalidParameter('Param file_url must be an http or https URL.');
   const now = state.now();
-  const video = newVideo(state, page, 'video', { title: params.title ?? '', description: params.description ?? '', fileUrl }, uploadBase);
+  const video = newVideo(
+    state,
+    page,
+    'video',
+    { title: params.title ?? '', description: params.description ?? '', fileUrl },
+    uploadBase,
+  );
   video.uploadCompletedAt = now;
   video.processingError = FAIL_PROCESSING.test(fileUrl);
   video.publishRequestedAt = params.published === 'false' ? null : now;
@@ -20,7 +32,12 @@ export function createPageVideo(state: SandboxState, page: SandboxUser, params: 
 }
 
 /** `POST /{page-id}/video_reels upload_phase=start`. */
-export function startReel(state: SandboxState, page: SandboxUser, uploadBase: string, version: string): { video: FacebookVideo; uploadUrl: string } {
+export function startReel(
+  state: SandboxState,
+  page: SandboxUser,
+  uploadBase: string,
+  version: string,
+): { video: FacebookVideo; uploadUrl: string } {
   const video = newVideo(state, page, 'reel', { title: '', description: '', fileUrl: null }, uploadBase);
   return { video, uploadUrl: `${uploadBase}/video-upload/${version}/${video.id}` };
 }
@@ -28,16 +45,26 @@ export function startReel(state: SandboxState, page: SandboxUser, uploadBase: st
 /** `POST /{page-id}/video_reels upload_phase=finish video_id= video_state=`: PUBLISHED goes live once processing ends. */
 export function finishReel(state: SandboxState, page: SandboxUser, params: Record<string, string>): void {
   const video = state.facebook.videos.get(params.video_id ?? '');
-  if (!video || video.pageId !== page.userId || video.kind !== 'reel') throw invalidParameter(`The parameter video_id does not name a reel of this Page.`);
-  if (video.uploadCompletedAt === null) throw invalidParameter('The video upload is not complete; upload the bytes before finishing.', 'The video has not been uploaded.');
+  if (!video || video.pageId !== page.userId || video.kind !== 'reel')
+    throw invalidParameter(`The parameter video_id does not name a reel of this Page.`);
+  if (video.uploadCompletedAt === null)
+    throw invalidParameter(
+      'The video upload is not complete; upload the bytes before finishing.',
+      'The video has not been uploaded.',
+    );
   if (video.publishRequestedAt !== null) throw invalidParameter(`The reel ${video.id} has already been published.`);
   const state_ = (params.video_state ?? '').toUpperCase();
-  if (!['PUBLISHED', 'DRAFT', 'SCHEDULED'].includes(state_)) throw invalidParameter('Param video_state must be one of PUBLISHED, DRAFT, SCHEDULED.');
+  if (!['PUBLISHED', 'DRAFT', 'SCHEDULED'].includes(state_))
+    throw invalidParameter('Param video_state must be one of PUBLISHED, DRAFT, SCHEDULED.');
   video.description = params.description ?? '';
   if (state_ !== 'PUBLISHED') return;
   const now = state.now();
   if (state.facebook.reelsInWindow(page.userId, now) >= state.facebook.limits.reelsPer24h) {
-    throw new GraphError(400, 9, `(#9) The Page has reached the limit of ${state.facebook.limits.reelsPer24h} reels published through the API in 24 hours.`);
+    throw new GraphError(
+      400,
+      9,
+      `(#9) The Page has reached the limit of ${state.facebook.limits.reelsPer24h} reels published through the API in 24 hours.`,
+    );
   }
   video.publishRequestedAt = now;
   if (!video.processingError) recordVideo(state, page, video);
@@ -62,8 +89,10 @@ export async function receiveReelBytes(
   }
   const offset = Number(headers.offset);
   const size = Number(headers.fileSize);
-  if (!Number.isInteger(offset) || !Number.isInteger(size) || size <= 0) throw invalidParameter('The offset and file_size headers are required (or file_url).');
-  if (offset !== video.bytesReceived) throw invalidParameter(`The upload must continue at offset ${video.bytesReceived}, not ${offset}.`);
+  if (!Number.isInteger(offset) || !Number.isInteger(size) || size <= 0)
+    throw invalidParameter('The offset and file_size headers are required (or file_url).');
+  if (offset !== video.bytesReceived)
+    throw invalidParameter(`The upload must continue at offset ${video.bytesReceived}, not ${offset}.`);
   let read = 0;
   for await (const piece of body) read += piece.length;
   if (offset + read > size) throw invalidParameter('More bytes arrived than file_size announced.');
@@ -78,15 +107,44 @@ export function videoStatus(state: SandboxState, video: FacebookVideo): Record<s
   const now = state.now();
   const uploaded = video.uploadCompletedAt !== null;
   const processed = uploaded && now - video.uploadCompletedAt! >= state.settingsFor('facebook').processingDelayMs;
-  const processing = !uploaded ? 'not_started' : video.processingError && processed ? 'error' : processed ? 'complete' : 'in_progress';
-  const publishing = video.publishRequestedAt === null ? 'not_started' : processing === 'complete' ? 'complete' : processing === 'error' ? 'error' : 'in_progress';
+  const processing = !uploaded
+    ? 'not_started'
+    : video.processingError && processed
+      ? 'error'
+      : processed
+        ? 'complete'
+        : 'in_progress';
+  const publishing =
+    video.publishRequestedAt === null
+      ? 'not_started'
+      : processing === 'complete'
+        ? 'complete'
+        : processing === 'error'
+          ? 'error'
+          : 'in_progress';
   return {
-    video_status: processing === 'error' ? 'error' : processing === 'complete' ? 'ready' : uploaded ? 'processing' : 'upload_complete',
-    uploading_phase: { status: uploaded ? 'complete' : video.bytesReceived > 0 ? 'in_progress' : 'not_started', bytes_transferred: video.bytesReceived },
-    processing_phase: { status: processing, ...(processing === 'error' && { error: { message: 'The video could not be processed.' } }) },
+    video_status:
+      processing === 'error'
+        ? 'error'
+        : processing === 'complete'
+          ? 'ready'
+          : uploaded
+            ? 'processing'
+            : 'upload_complete',
+    uploading_phase: {
+      status: uploaded ? 'complete' : video.bytesReceived > 0 ? 'in_progress' : 'not_started',
+      bytes_transferred: video.bytesReceived,
+    },
+    processing_phase: {
+      status: processing,
+      ...(processing === 'error' && { error: { message: 'The video could not be processed.' } }),
+    },
     publishing_phase: {
       status: publishing,
-      ...(publishing === 'complete' && { publish_status: 'published', publish_time: Math.floor(video.publishRequestedAt! / 1000) }),
+      ...(publishing === 'complete' && {
+        publish_status: 'published',
+        publish_time: Math.floor(video.publishRequestedAt! / 1000),
+      }),
     },
   };
 }
@@ -110,7 +168,8 @@ function newVideo(
     uploadCompletedAt: null,
     processingError: false,
     publishRequestedAt: null,
-    permalink: kind === 'reel' ? `https://www.facebook.com/reel/${id}` : `https://www.facebook.com/${page.userId}/videos/${id}/`,
+    permalink:
+      kind === 'reel' ? `https://www.facebook.com/reel/${id}` : `https://www.facebook.com/${page.userId}/videos/${id}/`,
   };
   state.facebook.videos.set(id, video);
   return video;

@@ -28,7 +28,11 @@ export function insightsControlRouter(state: SandboxState): Router {
   router.get('/', (req, res) => {
     const platform = typeof req.query.platform === 'string' ? (req.query.platform as Platform) : undefined;
     const userId = typeof req.query.userId === 'string' ? req.query.userId : undefined;
-    res.json(state.published.list({ platform, userId }).map((item) => ({ platform: item.platform, id: item.id, userId: item.userId, ...reportedFigures(item) })));
+    res.json(
+      state.published
+        .list({ platform, userId })
+        .map((item) => ({ platform: item.platform, id: item.id, userId: item.userId, ...reportedFigures(item) })),
+    );
   });
   router.post('/', (req, res) => {
     const { platform, id, ...figures } = assertValid(SetFigures, req.body, 'figures');

@@ -22,7 +22,12 @@ export function figuresOf(item: PublishedItem): SandboxFigures {
   const h = createHash('sha256').update(`${item.platform}:${item.id}`).digest();
   const views = 100 + (h.readUInt16BE(0) % 9900);
   const likes = Math.floor((views * (5 + (h[2] % 20))) / 100);
-  const base = { views, likes, comments: Math.floor((likes * (h[3] % 40)) / 100), shares: Math.floor((likes * (h[4] % 25)) / 100) };
+  const base = {
+    views,
+    likes,
+    comments: Math.floor((likes * (h[3] % 40)) / 100),
+    shares: Math.floor((likes * (h[4] % 25)) / 100),
+  };
   return { ...base, ...overrides.get(item) };
 }
 
@@ -38,6 +43,11 @@ export function setFigures(item: PublishedItem, figures: Partial<SandboxFigures>
 }
 
 /** A published item of this platform and user; undefined for another user's or an unknown id. */
-export function findPublished(state: SandboxState, platform: Platform, id: string, userId?: string): PublishedItem | undefined {
+export function findPublished(
+  state: SandboxState,
+  platform: Platform,
+  id: string,
+  userId?: string,
+): PublishedItem | undefined {
   return state.published.list({ platform, userId }).find((item) => item.id === id);
 }

@@ -16,7 +16,12 @@ const METRICS: Record<'threads' | 'instagram' | 'facebook', Record<string, keyof
 };
 
 function gate(state: SandboxState, platform: Platform): RequestHandler[] {
-  return [express.urlencoded({ extended: false }), express.json(), ...metaPlatformGate(state, platform), authenticate(state, platform)];
+  return [
+    express.urlencoded({ extended: false }),
+    express.json(),
+    ...metaPlatformGate(state, platform),
+    authenticate(state, platform),
+  ];
 }
 
 function ownItem(state: SandboxState, platform: Platform, res: Response, id: string): PublishedItem {
@@ -26,11 +31,20 @@ function ownItem(state: SandboxState, platform: Platform, res: Response, id: str
 }
 
 /** `{"data":[{name, period:"lifetime", values:[{value}], title, id}]}` for the metrics asked; an unknown metric is code 100. */
-function insightsAnswer(platform: 'threads' | 'instagram' | 'facebook', item: PublishedItem, metricParam: string | undefined, allowed: string[]) {
-  const metrics = (metricParam ?? '').split(',').map((m) => m.trim()).filter(Boolean);
+function insightsAnswer(
+  platform: 'threads' | 'instagram' | 'facebook',
+  item: PublishedItem,
+  metricParam: string | undefined,
+  allowed: string[],
+) {
+  const metrics = (metricParam ?? '')
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
   if (!metrics.length) throw invalidParameter('The parameter metric is required.');
   const unknown = metrics.find((m) => !allowed.includes(m));
-  if (unknown) throw invalidParameter(`metric[0] must be one of the following values: ${allowed.join(', ')}; got ${unknown}.`);
+  if (unknown)
+    throw invalidParameter(`metric[0] must be one of the following values: ${allowed.join(', ')}; got ${unknown}.`);
   const figures = reportedFigures(item);
   return {
     data: metrics.map((name) => ({
@@ -65,7 +79,12 @@ export function facebookInsightsRouter(state: SandboxState, logger: Logger): Rou
   const router = Router();
   // Only engagement fields of a published item are answered here; any other read goes on to the Graph emulator.
   const engagementRead = (req: Request<{ id: string }>, _res: Response, next: NextFunction) =>
-    next(graphFields(graphParams(req)).some((f) => ENGAGEMENT_FIELD.test(f)) && findPublished(state, 'facebook', req.params.id) ? undefined : 'router');
+    next(
+      graphFields(graphParams(req)).some((f) => ENGAGEMENT_FIELD.test(f)) &&
+        findPublished(state, 'facebook', req.params.id)
+        ? undefined
+        : 'router',
+    );
   router.get('/:id/insights', gate(state, 'facebook'), (req: Request<{ id: string }>, res: Response) => {
     const item = ownItem(state, 'facebook', res, req.params.id);
     if (!item.id.includes('_')) throw objectNotFound('get', `${item.id}/insights`);

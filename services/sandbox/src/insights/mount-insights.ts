@@ -10,7 +10,12 @@ import { youtubeInsightsRouter } from './youtube-insights.routes';
  * The platforms' insights endpoints, reporting deterministic figures for published items, and
  * their control API. Mounted before the platform routers: paths they do not know go on to them.
  */
-export function mountInsights(app: Express, state: SandboxState, logger: Logger, paths: { threads: string; instagram: string; facebook: string; tiktok: string; youtube: string; control: string }): void {
+export function mountInsights(
+  app: Express,
+  state: SandboxState,
+  logger: Logger,
+  paths: { threads: string; instagram: string; facebook: string; tiktok: string; youtube: string; control: string },
+): void {
   app.use(`${paths.control}/insights`, insightsControlRouter(state));
   app.use(paths.threads, mediaInsightsRouter(state, 'threads', logger));
   app.use(paths.instagram, mediaInsightsRouter(state, 'instagram', logger));

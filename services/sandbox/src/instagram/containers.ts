@@ -14,7 +14,11 @@ const FAIL_PROCESSING = /fail-processing(?:-(\d{7}))?(-once)?/;
 const VIDEO_PATH = /\.(mp4|m4v|mov|webm)(\?|$)/i;
 
 /** `POST /{ig-user-id}/media`: validates like Instagram and stores an IN_PROGRESS container. */
-export function createInstagramContainer(state: SandboxState, user: SandboxUser, params: Record<string, string>): InstagramContainer {
+export function createInstagramContainer(
+  state: SandboxState,
+  user: SandboxUser,
+  params: Record<string, string>,
+): InstagramContainer {
   const isCarouselItem = params.is_carousel_item === 'true';
   const mediaType = (params.media_type?.toUpperCase() || (params.image_url ? 'IMAGE' : '')) as InstagramMediaType;
   if (!mediaType) throw invalidParameter('The parameter image_url is required.');
@@ -22,7 +26,10 @@ export function createInstagramContainer(state: SandboxState, user: SandboxUser,
     throw invalidParameter(`Param media_type must be one of {${INSTAGRAM_MEDIA_TYPES.join(', ')}}.`);
   }
   if (mediaType === 'VIDEO' && !isCarouselItem) {
-    throw invalidParameter('The VIDEO media type is no longer supported for feed posts; publish videos as REELS.', 'Use media_type=REELS for videos.');
+    throw invalidParameter(
+      'The VIDEO media type is no longer supported for feed posts; publish videos as REELS.',
+      'Use media_type=REELS for videos.',
+    );
   }
   const caption = isCarouselItem || mediaType === 'STORIES' ? '' : (params.caption ?? '');
   assertCaption(state, caption);
@@ -47,19 +54,29 @@ export function createInstagramContainer(state: SandboxState, user: SandboxUser,
     if (isCarouselItem) throw invalidParameter('A CAROUSEL container cannot be a carousel item.');
     container.children = carouselChildren(state, user, params.children);
   } else {
-    const wantsVideo = mediaType === 'REELS' || mediaType === 'VIDEO' || (mediaType === 'STORIES' && !!params.video_url);
+    const wantsVideo =
+      mediaType === 'REELS' || mediaType === 'VIDEO' || (mediaType === 'STORIES' && !!params.video_url);
     const name = wantsVideo ? 'video_url' : 'image_url';
     container.mediaUrl = httpUrl(params[name], name, mediaType);
     container.isVideo = wantsVideo;
     if (!wantsVideo && VIDEO_PATH.test(container.mediaUrl)) {
-      throw new GraphError(400, 100, '(#100) The image_url does not point at an image.', { subcode: 2207023, userMsg: 'The media type is not supported.' });
+      throw new GraphError(400, 100, '(#100) The image_url does not point at an image.', {
+        subcode: 2207023,
+        userMsg: 'The media type is not supported.',
+      });
     }
     const failure = FAIL_PROCESSING.exec(container.mediaUrl);
-    if (failure && !(failure[2] && hasContainerOf(state, user, container.mediaUrl))) container.processingError = `9004/${failure[1] ?? '2207052'}`;
+    if (failure && !(failure[2] && hasContainerOf(state, user, container.mediaUrl)))
+      container.processingError = `9004/${failure[1] ?? '2207052'}`;
   }
   if (params.thumb_offset !== undefined) {
     const offset = Number(params.thumb_offset);
-    if (!container.isVideo || !Number.isInteger(offset) || offset < 0 || offset >= state.instagram.limits.videoDurationMs) {
+    if (
+      !container.isVideo ||
+      !Number.isInteger(offset) ||
+      offset < 0 ||
+      offset >= state.instagram.limits.videoDurationMs
+    ) {
       throw new GraphError(400, 1, 'The thumb_offset is outside the video duration.', {
         subcode: 2207057,
         isTransient: false,
@@ -74,17 +91,24 @@ export function createInstagramContainer(state: SandboxState, user: SandboxUser,
 }
 
 /** IN_PROGRESS while a video processes (images are quick), then FINISHED or ERROR; EXPIRED after 24 h; PUBLISHED once live. */
-export function instagramContainerStatus(state: SandboxState, container: InstagramContainer): { status: InstagramContainerStatus; error?: string } {
+export function instagramContainerStatus(
+  state: SandboxState,
+  container: InstagramContainer,
+): { status: InstagramContainerStatus; error?: string } {
   if (container.publishedMediaId) return { status: 'PUBLISHED' };
   const age = state.now() - container.createdAt;
   if (age >= state.instagram.limits.containerTtlMs) return { status: 'EXPIRED' };
-  if (container.isVideo && age < state.settingsFor('instagram').processingDelayMs) return { status: 'IN_PROGRESS' };
+  if (container.isVideo && (container.inspecting || age < state.settingsFor('instagram').processingDelayMs))
+    return { status: 'IN_PROGRESS' };
   if (container.processingError) return { status: 'ERROR', error: container.processingError };
   let inProgress = false;
   for (const childId of container.children) {
     const child = state.instagram.containers.get(childId);
-    const childState = child ? instagramContainerStatus(state, child) : { status: 'ERROR' as const, error: '-1/2207028' };
-    if (childState.status === 'ERROR' || childState.status === 'EXPIRED') return { status: 'ERROR', error: childState.error ?? '-1/2207028' };
+    const childState = child
+      ? instagramContainerStatus(state, child)
+      : { status: 'ERROR' as const, error: '-1/2207028' };
+    if (childState.status === 'ERROR' || childState.status === 'EXPIRED')
+      return { status: 'ERROR', error: childState.error ?? '-1/2207028' };
     if (childState.status === 'IN_PROGRESS') inProgress = true;
   }
   return { status: inProgress ? 'IN_PROGRESS' : 'FINISHED' };
@@ -121,15 +145,24 @@ function httpUrl(value: string | undefined, name: string, mediaType: string): st
   } catch {
     throw invalidParameter(`Param ${name} must be a valid URL.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidParameter(`Param ${name} must be an http or https URL.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalidParameter(`Param ${name} must be an http or https URL.`);
   return value;
 }
 
 function carouselChildren(state: SandboxState, user: SandboxUser, raw: string | undefined): string[] {
-  const ids = (raw ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+  const ids = (raw ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
   const { carouselMin, carouselMax } = state.instagram.limits;
   if (ids.length < carouselMin || ids.length > carouselMax || new Set(ids).size !== ids.length) {
-    throw new GraphError(400, 100, `(#100) Param children must list between ${carouselMin} and ${carouselMax} distinct carousel item ids.`, { subcode: 2207028 });
+    throw new GraphError(
+      400,
+      100,
+      `(#100) Param children must list between ${carouselMin} and ${carouselMax} distinct carousel item ids.`,
+      { subcode: 2207028 },
+    );
   }
   for (const id of ids) {
     const child = state.instagram.containers.get(id);

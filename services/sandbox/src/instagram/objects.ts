@@ -4,8 +4,14 @@ import type { SandboxUser } from '../users';
 import { instagramContainerStatus, ownInstagramContainer } from './containers';
 
 /** `GET /{id}?fields=…` for the account, a published media or a container; only the requested fields come back, plus `id`. */
-export function readInstagramObject(state: SandboxState, user: SandboxUser, id: string, fields: string[]): Record<string, unknown> {
-  if (id === 'me' || id === user.userId) return pick({ id: user.userId, username: user.handle, user_id: user.userId }, fields);
+export function readInstagramObject(
+  state: SandboxState,
+  user: SandboxUser,
+  id: string,
+  fields: string[],
+): Record<string, unknown> {
+  if (id === 'me' || id === user.userId)
+    return pick({ id: user.userId, username: user.handle, user_id: user.userId }, fields);
   const media = state.instagram.media.get(id);
   if (media) {
     if (media.userId !== user.userId) throw objectNotFound('get', id);
@@ -14,7 +20,8 @@ export function readInstagramObject(state: SandboxState, user: SandboxUser, id: 
         id: media.id,
         permalink: media.permalink,
         shortcode: media.shortcode,
-        media_type: media.mediaType === 'REELS' ? 'VIDEO' : media.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : media.mediaType,
+        media_type:
+          media.mediaType === 'REELS' ? 'VIDEO' : media.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : media.mediaType,
         media_product_type: media.productType,
         caption: media.caption,
         timestamp: new Date(media.publishedAt).toISOString().replace(/\.\d{3}Z$/, '+0000'),
@@ -25,7 +32,10 @@ export function readInstagramObject(state: SandboxState, user: SandboxUser, id: 
   }
   const container = ownInstagramContainer(state, user, id);
   const { status, error } = instagramContainerStatus(state, container);
-  return pick({ id: container.id, status_code: status, status: status === 'ERROR' ? `Error: ${error}` : status }, fields);
+  return pick(
+    { id: container.id, status_code: status, status: status === 'ERROR' ? `Error: ${error}` : status },
+    fields,
+  );
 }
 
 export function isInstagramContainer(state: SandboxState, id: string): boolean {

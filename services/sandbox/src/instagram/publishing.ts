@@ -13,25 +13,56 @@ import type { InstagramContainer, InstagramMedia } from './store';
  * - already PUBLISHED → code 100 "already been published" (sandbox choice; clients ask the container's status);
  * - over the rolling quota → code 9 / 2207042.
  */
-export function publishInstagramContainer(state: SandboxState, user: SandboxUser, creationId: string | undefined): InstagramMedia {
+export function publishInstagramContainer(
+  state: SandboxState,
+  user: SandboxUser,
+  creationId: string | undefined,
+): InstagramMedia {
+  const container = publishableContainer(state, user, creationId);
+  const now = state.now();
+  assertUnderQuota(state, user, now);
+  const media = mediaOf(state, user, container, now);
+  state.instagram.media.set(media.id, media);
+  container.publishedMediaId = media.id;
+  recordPublished(state, user, container, media, now);
+  return media;
+}
+
+/** The user's container named by creation_id, when it is FINISHED and may go live on its own. */
+function publishableContainer(
+  state: SandboxState,
+  user: SandboxUser,
+  creationId: string | undefined,
+): InstagramContainer {
   if (!creationId) throw invalidParameter('The parameter creation_id is required.');
   const container = state.instagram.containers.get(creationId);
   if (!container || container.userId !== user.userId) {
-    throw new GraphError(400, 24, 'The requested resource does not exist', { subcode: 2207008, userTitle: 'Media ID is not available' });
+    throw new GraphError(400, 24, 'The requested resource does not exist', {
+      subcode: 2207008,
+      userTitle: 'Media ID is not available',
+    });
   }
   const { status, error } = instagramContainerStatus(state, container);
   if (status === 'IN_PROGRESS') {
-    throw new GraphError(400, 9007, 'Media ID is not available', { subcode: 2207027, userTitle: 'Media not ready for publishing', userMsg: 'The media is not ready for publishing, please wait for a moment.' });
+    throw new GraphError(400, 9007, 'Media ID is not available', {
+      subcode: 2207027,
+      userTitle: 'Media not ready for publishing',
+      userMsg: 'The media is not ready for publishing, please wait for a moment.',
+    });
   }
   if (status === 'PUBLISHED') throw invalidParameter(`The media container ${creationId} has already been published.`);
-  if (status === 'EXPIRED') throw new GraphError(400, -2, 'The media container has expired.', { subcode: 2207020, userTitle: 'Media expired' });
+  if (status === 'EXPIRED')
+    throw new GraphError(400, -2, 'The media container has expired.', { subcode: 2207020, userTitle: 'Media expired' });
   if (status === 'ERROR') {
     const [code, subcode] = (error ?? '-1/2207001').split('/').map(Number);
     throw new GraphError(400, code, 'The media could not be processed.', { subcode, isTransient: false });
   }
-  if (container.isCarouselItem) throw invalidParameter('A carousel item cannot be published on its own; publish its CAROUSEL container.');
+  if (container.isCarouselItem)
+    throw invalidParameter('A carousel item cannot be published on its own; publish its CAROUSEL container.');
+  return container;
+}
 
-  const now = state.now();
+function assertUnderQuota(state: SandboxState, user: SandboxUser, now: number): void {
   const { quotaTotal } = state.instagram.limits;
   if (state.instagram.publishedInWindow(user.userId, now) >= quotaTotal) {
     throw new GraphError(400, 9, 'Application request limit reached', {
@@ -40,11 +71,14 @@ export function publishInstagramContainer(state: SandboxState, user: SandboxUser
       userMsg: `You reached the maximum of ${quotaTotal} posts that can be published through the API in 24 hours.`,
     });
   }
+}
 
+/** The live media a container becomes: stories, reels and feed posts each have their own permalink shape. */
+function mediaOf(state: SandboxState, user: SandboxUser, container: InstagramContainer, now: number): InstagramMedia {
   const shortcode = state.ids.shortcode();
   const id = state.ids.numeric();
   const productType = container.mediaType === 'STORIES' ? 'STORY' : container.mediaType === 'REELS' ? 'REELS' : 'FEED';
-  const media: InstagramMedia = {
+  return {
     id,
     userId: user.userId,
     username: user.handle,
@@ -60,8 +94,15 @@ export function publishInstagramContainer(state: SandboxState, user: SandboxUser
         : `https://www.instagram.com/${productType === 'REELS' ? 'reel' : 'p'}/${shortcode}/`,
     publishedAt: now,
   };
-  state.instagram.media.set(media.id, media);
-  container.publishedMediaId = media.id;
+}
+
+function recordPublished(
+  state: SandboxState,
+  user: SandboxUser,
+  container: InstagramContainer,
+  media: InstagramMedia,
+  now: number,
+): void {
   state.published.record({
     platform: 'instagram',
     id: media.id,
@@ -80,14 +121,18 @@ export function publishInstagramContainer(state: SandboxState, user: SandboxUser
       ...(container.children.length && { children: container.children.length }),
     },
   });
-  return media;
 }
 
 /** `GET /{ig-user-id}/content_publishing_limit`: the same counter media_publish enforces. */
 export function instagramPublishingLimit(state: SandboxState, user: SandboxUser): { data: Record<string, unknown>[] } {
   const { quotaTotal, quotaDurationS } = state.instagram.limits;
   return {
-    data: [{ quota_usage: state.instagram.publishedInWindow(user.userId, state.now()), config: { quota_total: quotaTotal, quota_duration: quotaDurationS } }],
+    data: [
+      {
+        quota_usage: state.instagram.publishedInWindow(user.userId, state.now()),
+        config: { quota_total: quotaTotal, quota_duration: quotaDurationS },
+      },
+    ],
   };
 }
 

@@ -44,6 +44,8 @@ export interface InstagramContainer {
   createdAt: number;
   /** `code/subcode` the container reports once processing ends, for media the sandbox "fails to process". */
   processingError: string | null;
+  /** The video is being read (reel inspection): the container stays IN_PROGRESS until it is judged. */
+  inspecting?: boolean;
   publishedMediaId: string | null;
 }
 

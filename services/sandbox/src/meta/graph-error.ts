@@ -55,9 +55,14 @@ export function objectNotFound(method: 'get' | 'post', id: string): GraphError {
 }
 
 export function unknownPath(method: string): GraphError {
-  return new GraphError(400, 100, `Unsupported ${method.toLowerCase()} request. Please read the Graph API documentation.`, {
-    type: 'GraphMethodException',
-  });
+  return new GraphError(
+    400,
+    100,
+    `Unsupported ${method.toLowerCase()} request. Please read the Graph API documentation.`,
+    {
+      type: 'GraphMethodException',
+    },
+  );
 }
 
 export function missingToken(): GraphError {
@@ -104,7 +109,10 @@ const CODE_MESSAGES: Record<number, string> = {
 const THROTTLE_CODES = new Set([4, 17, 32, 341, 613, 80001, 80002]);
 
 /** An injected failure: any code, with the status and headers Meta would plausibly send. */
-export function graphErrorForCode(code: number, opts: { status?: number; subcode?: number; message?: string } = {}): GraphError {
+export function graphErrorForCode(
+  code: number,
+  opts: { status?: number; subcode?: number; message?: string } = {},
+): GraphError {
   const transient = code === 1 || code === 2 || THROTTLE_CODES.has(code);
   const status = opts.status ?? (code === 1 || code === 2 ? 500 : 400);
   const headers: Record<string, string> = {};
@@ -112,7 +120,9 @@ export function graphErrorForCode(code: number, opts: { status?: number; subcode
     headers['x-app-usage'] = JSON.stringify({ call_count: 100, total_cputime: 40, total_time: 60 });
     if (code === 80001 || code === 80002) {
       headers['x-business-use-case-usage'] = JSON.stringify({
-        sandbox: [{ type: 'instagram', call_count: 100, total_cputime: 30, total_time: 40, estimated_time_to_regain_access: 1 }],
+        sandbox: [
+          { type: 'instagram', call_count: 100, total_cputime: 30, total_time: 40, estimated_time_to_regain_access: 1 },
+        ],
       });
     }
   }

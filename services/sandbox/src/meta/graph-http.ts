@@ -25,7 +25,10 @@ export function graphParams(req: Request): Record<string, string> {
 }
 
 export function graphFields(params: Record<string, string>): string[] {
-  return (params.fields ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  return (params.fields ?? '')
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
 }
 
 /** `Authorization: Bearer|OAuth <token>` or `access_token=`; sets res.locals.user or answers Meta's 190/2500. */
@@ -48,7 +51,13 @@ export function currentUser(res: Response): SandboxUser {
 }
 
 /** Sends a Graph answer, unless a timeout fault asked for the answer to be lost. */
-export function sendGraph(state: SandboxState, res: Response, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendGraph(
+  state: SandboxState,
+  res: Response,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.locals.swallowAnswer) {
     state.held.hold(res);
     return;
@@ -61,7 +70,12 @@ export function sendGraph(state: SandboxState, res: Response, status: number, bo
  * `timeout` either holds the request now (applied=false) or lets it run and drops its answer.
  * Answers false when the request is already dealt with.
  */
-export function passFault(state: SandboxState, platform: Platform, operation: Exclude<FaultOperation, 'any'>, res: Response): boolean {
+export function passFault(
+  state: SandboxState,
+  platform: Platform,
+  operation: Exclude<FaultOperation, 'any'>,
+  res: Response,
+): boolean {
   const fault = state.faults.take(platform, operation);
   if (!fault) return true;
   if (fault.mode === 'timeout') {
@@ -73,14 +87,22 @@ export function passFault(state: SandboxState, platform: Platform, operation: Ex
     return false;
   }
   if (fault.mode === 'throttle') {
-    throw graphErrorForCode(fault.code ?? 4, { status: fault.status ?? 429, subcode: fault.subcode, message: fault.message });
+    throw graphErrorForCode(fault.code ?? 4, {
+      status: fault.status ?? 429,
+      subcode: fault.subcode,
+      message: fault.message,
+    });
   }
   const code = fault.code ?? (fault.status && fault.status >= 500 ? 2 : 100);
   throw graphErrorForCode(code, { status: fault.status, subcode: fault.subcode, message: fault.message });
 }
 
 /** Route middleware form of passFault. */
-export function faultGate(state: SandboxState, platform: Platform, operation: Exclude<FaultOperation, 'any'>): RequestHandler {
+export function faultGate(
+  state: SandboxState,
+  platform: Platform,
+  operation: Exclude<FaultOperation, 'any'>,
+): RequestHandler {
   return (_req, res, next) => {
     if (passFault(state, platform, operation, res)) next();
   };
@@ -102,7 +124,8 @@ export function graphErrorHandler(state: SandboxState, logger: Logger): ErrorReq
         : isBodyParseError(err)
           ? new GraphError(400, 100, '(#100) The request body could not be parsed.')
           : new GraphError(500, 1, 'An unknown error occurred', { isTransient: true });
-    if (graphError !== err && graphError.code === 1) logger.error('unexpected sandbox error', { err: (err as Error)?.stack ?? String(err) });
+    if (graphError !== err && graphError.code === 1)
+      logger.error('unexpected sandbox error', { err: (err as Error)?.stack ?? String(err) });
     sendGraph(state, res, graphError.status, graphError.toBody(), graphError.extra.headers);
   };
 }

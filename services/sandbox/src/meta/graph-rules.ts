@@ -40,9 +40,14 @@ export function graphVersionGate(state: SandboxState): RequestHandler {
     if (!version) return next();
     const oldest = state.graphRules.oldestVersion ? VERSION.exec(state.graphRules.oldestVersion) : null;
     if (oldest && (Number(version[1]) - Number(oldest[1]) || Number(version[2]) - Number(oldest[2])) < 0) {
-      throw new GraphError(400, 2635, `(#2635) You are calling a deprecated version of the Graph API (${segment}). Please update to ${state.graphRules.oldestVersion} or later.`, {
-        isTransient: false,
-      });
+      throw new GraphError(
+        400,
+        2635,
+        `(#2635) You are calling a deprecated version of the Graph API (${segment}). Please update to ${state.graphRules.oldestVersion} or later.`,
+        {
+          isTransient: false,
+        },
+      );
     }
     next();
   };
@@ -60,6 +65,11 @@ export function graphGateRouter(state: SandboxState, logger: Logger, gate: Reque
 export function retiredVideoHostGate(state: SandboxState): RequestHandler {
   return (_req, _res, next) => {
     if (!state.graphRules.refuseGraphVideoHost) return next();
-    throw new GraphError(400, 100, '(#100) graph-video.facebook.com is retired for video uploads; send /{page-id}/videos to graph.facebook.com.', { isTransient: false });
+    throw new GraphError(
+      400,
+      100,
+      '(#100) graph-video.facebook.com is retired for video uploads; send /{page-id}/videos to graph.facebook.com.',
+      { isTransient: false },
+    );
   };
 }

@@ -48,7 +48,11 @@ export const DEFAULT_META_THROTTLE: MetaThrottleRules = {
 /** What an account-level throttle answers on each platform. */
 const ACCOUNT_ANSWERS: Record<MetaPlatform, { code: number; message: string; bucType: string | null }> = {
   facebook: { code: 32, message: '(#32) Page request limit reached', bucType: 'pages' },
-  instagram: { code: 80002, message: '(#80002) There have been too many calls to this Instagram account. Wait a bit and try again.', bucType: 'instagram' },
+  instagram: {
+    code: 80002,
+    message: '(#80002) There have been too many calls to this Instagram account. Wait a bit and try again.',
+    bucType: 'instagram',
+  },
   threads: { code: 17, message: '(#17) User request limit reached', bucType: null },
 };
 
@@ -59,7 +63,9 @@ export class MetaThrottleStore {
   private readonly calls = new Map<string, number[]>();
 
   constructor(overrides: Partial<Record<MetaPlatform, Partial<MetaThrottleRule>>> = {}) {
-    this.initial = Object.fromEntries(META_PLATFORMS.map((p) => [p, { ...DEFAULT_META_THROTTLE[p], ...overrides[p] }])) as MetaThrottleRules;
+    this.initial = Object.fromEntries(
+      META_PLATFORMS.map((p) => [p, { ...DEFAULT_META_THROTTLE[p], ...overrides[p] }]),
+    ) as MetaThrottleRules;
     this.rules = structuredClone(this.initial);
   }
 
@@ -81,7 +87,12 @@ export class MetaThrottleStore {
     const own = this.recent(`${platform}:${account}`, rule.windowMs, now);
     if (appCalls !== null && app.length >= appCalls) return appThrottled(usagePct(app, appCalls));
     if (rule.accountCalls !== null && own.length >= rule.accountCalls) {
-      return accountThrottled(platform, account, usagePct(own, rule.accountCalls), regainMs(own, rule.accountCalls, rule.windowMs, now));
+      return accountThrottled(
+        platform,
+        account,
+        usagePct(own, rule.accountCalls),
+        regainMs(own, rule.accountCalls, rule.windowMs, now),
+      );
     }
     app.push(now);
     own.push(now);
@@ -120,7 +131,13 @@ function regainMs(calls: number[], budget: number, windowMs: number, now: number
 function appThrottled(pct: number): GraphError {
   return new GraphError(400, 4, '(#4) Application request limit reached', {
     isTransient: true,
-    headers: { 'x-app-usage': JSON.stringify({ call_count: pct, total_cputime: Math.round(pct / 4), total_time: Math.round(pct / 3) }) },
+    headers: {
+      'x-app-usage': JSON.stringify({
+        call_count: pct,
+        total_cputime: Math.round(pct / 4),
+        total_time: Math.round(pct / 3),
+      }),
+    },
   });
 }
 
@@ -129,7 +146,11 @@ function accountThrottled(platform: MetaPlatform, account: string, pct: number, 
   const answer = ACCOUNT_ANSWERS[platform];
   const usage = { call_count: pct, total_cputime: Math.round(pct / 4), total_time: Math.round(pct / 3) };
   const headers: Record<string, string> = answer.bucType
-    ? { 'x-business-use-case-usage': JSON.stringify({ [account]: [{ type: answer.bucType, ...usage, estimated_time_to_regain_access: Math.ceil(waitMs / 60_000) }] }) }
+    ? {
+        'x-business-use-case-usage': JSON.stringify({
+          [account]: [{ type: answer.bucType, ...usage, estimated_time_to_regain_access: Math.ceil(waitMs / 60_000) }],
+        }),
+      }
     : { 'x-app-usage': JSON.stringify(usage) };
   return new GraphError(400, answer.code, answer.message, { isTransient: true, headers });
 }

@@ -14,18 +14,30 @@ import { isMetaPlatform } from './meta-throttle';
  */
 export function metaPlatformGate(state: SandboxState, platform: Platform): RequestHandler[] {
   const throttle: RequestHandler = (req, _res, next) => {
-    const token = /^(?:Bearer|OAuth)\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1] ?? graphParams(req).access_token ?? 'anonymous';
+    const token =
+      /^(?:Bearer|OAuth)\s+(\S+)$/i.exec(req.get('authorization') ?? '')?.[1] ??
+      graphParams(req).access_token ??
+      'anonymous';
     const limit = state.settingsFor(platform).throttlePerMinute;
     if (limit !== null && state.platformSettings.overLimit(`${platform}:${token}`, limit, state.now())) {
       throw graphErrorForCode(4, { status: 429 });
     }
     if (isMetaPlatform(platform)) {
-      const refused = state.metaThrottle.admit(platform, state.users.byAccessToken(platform, token)?.userId ?? token, state.now(), state.users.count(platform));
+      const refused = state.metaThrottle.admit(
+        platform,
+        state.users.byAccessToken(platform, token)?.userId ?? token,
+        state.now(),
+        state.users.count(platform),
+      );
       if (refused) throw refused;
     }
     next();
   };
-  return [recordRequests(state.requests, platform, () => state.now()), platformLatency(() => state.settingsFor(platform).latencyMs), throttle];
+  return [
+    recordRequests(state.requests, platform, () => state.now()),
+    platformLatency(() => state.settingsFor(platform).latencyMs),
+    throttle,
+  ];
 }
 
 /**
@@ -35,7 +47,9 @@ export function metaPlatformGate(state: SandboxState, platform: Platform): Reque
  */
 export function threadsExtras(state: SandboxState): RequestHandler[] {
   const [record, , throttle] = metaPlatformGate(state, 'threads');
-  const extraLatency = platformLatency(() => Math.max(0, state.settingsFor('threads').latencyMs - state.settings.latencyMs));
+  const extraLatency = platformLatency(() =>
+    Math.max(0, state.settingsFor('threads').latencyMs - state.settings.latencyMs),
+  );
   // mounted outside the Threads router, so its throttling answer is sent here, in Graph's envelope
   const answered: RequestHandler = (req, res, next) => {
     try {

@@ -38,7 +38,11 @@ export function authorizeRouter(state: SandboxState, spec: AuthorizeSpec): Route
           params,
           users: state.users.list(spec.platform),
           multiple: spec.multiple,
-          suggestedHandle: `${spec.platform}_${state.ids.shortcode().replace(/[^A-Za-z0-9]/g, '').slice(0, 6).toLowerCase()}`,
+          suggestedHandle: `${spec.platform}_${state.ids
+            .shortcode()
+            .replace(/[^A-Za-z0-9]/g, '')
+            .slice(0, 6)
+            .toLowerCase()}`,
         }),
       );
   });
@@ -46,7 +50,8 @@ export function authorizeRouter(state: SandboxState, spec: AuthorizeSpec): Route
   router.post('/', urlencoded({ extended: false }), (req: Request, res: Response) => {
     const body = req.body as Record<string, string | string[]>;
     const params: Record<string, string> = {};
-    for (const [k, v] of Object.entries(body)) if (typeof v === 'string' && !['account', 'handle', 'decision'].includes(k)) params[k] = v;
+    for (const [k, v] of Object.entries(body))
+      if (typeof v === 'string' && !['account', 'handle', 'decision'].includes(k)) params[k] = v;
     const problem = checkRequest(params, spec);
     if (problem) return sendError(res, spec.platform, problem);
     const unapproved = unapprovedScopes(state, spec.platform, params.scope);
@@ -62,11 +67,13 @@ export function authorizeRouter(state: SandboxState, spec: AuthorizeSpec): Route
       for (const choice of spec.multiple ? picked : picked.slice(0, 1)) {
         if (choice === 'new') {
           const handle = typeof body.handle === 'string' ? body.handle.trim() : '';
-          if (!HANDLE.test(handle)) return sendError(res, spec.platform, 'A handle is 1 to 30 letters, digits, dots or underscores.');
+          if (!HANDLE.test(handle))
+            return sendError(res, spec.platform, 'A handle is 1 to 30 letters, digits, dots or underscores.');
           users.push(state.users.create(spec.platform, handle, new Date(state.now())));
         } else {
           const user = state.users.get(choice);
-          if (!user || user.platform !== spec.platform) return sendError(res, spec.platform, `No ${spec.platform} account ${choice}.`);
+          if (!user || user.platform !== spec.platform)
+            return sendError(res, spec.platform, `No ${spec.platform} account ${choice}.`);
           users.push(user);
         }
       }
@@ -126,7 +133,12 @@ function checkRequest(params: Record<string, string>, spec: AuthorizeSpec): stri
     return 'redirect_uri must be an absolute URL.';
   }
   if (redirect.protocol !== 'https:' && redirect.protocol !== 'http:') return 'redirect_uri must be an http(s) URL.';
-  if (params.code_challenge && params.code_challenge_method && !['S256', 'plain'].includes(params.code_challenge_method)) return 'code_challenge_method must be S256 or plain.';
+  if (
+    params.code_challenge &&
+    params.code_challenge_method &&
+    !['S256', 'plain'].includes(params.code_challenge_method)
+  )
+    return 'code_challenge_method must be S256 or plain.';
   return undefined;
 }
 

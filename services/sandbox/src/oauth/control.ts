@@ -15,7 +15,9 @@ const Settings = Type.Object(
     refreshTokenTtlSec: Type.Optional(Type.Union([Seconds, Type.Null()])),
     rotateRefreshTokens: Type.Optional(Type.Boolean()),
     issueRefreshToken: Type.Optional(Type.Boolean()),
-    approvedScopes: Type.Optional(Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 }), Type.Null()])),
+    approvedScopes: Type.Optional(
+      Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 }), Type.Null()]),
+    ),
     refreshMinAgeSec: Type.Optional(Type.Integer({ minimum: 0, maximum: 400 * 86_400 })),
   },
   { additionalProperties: false },
@@ -34,7 +36,10 @@ const Fault = Type.Object(
 );
 
 const GrantScopes = Type.Object(
-  { userId: Type.String({ minLength: 1, maxLength: 100 }), scopes: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 }) },
+  {
+    userId: Type.String({ minLength: 1, maxLength: 100 }),
+    scopes: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 100 }),
+  },
   { additionalProperties: false },
 );
 
@@ -60,7 +65,14 @@ export function oauthControlRouter(state: SandboxState): Router {
 
   router.post('/faults', (req, res) => {
     const input = assertValid(Fault, req.body, 'oauth fault');
-    const fault = { platform: input.platform, operation: input.operation ?? 'token', status: input.status ?? (input.error ? 400 : 503), error: input.error, dropAnswer: input.dropAnswer, count: input.count ?? 1 };
+    const fault = {
+      platform: input.platform,
+      operation: input.operation ?? 'token',
+      status: input.status ?? (input.error ? 400 : 503),
+      error: input.error,
+      dropAnswer: input.dropAnswer,
+      count: input.count ?? 1,
+    };
     state.oauth.addFault(fault);
     res.status(201).json({ fault });
   });
@@ -75,7 +87,8 @@ export function oauthControlRouter(state: SandboxState): Router {
 
   router.get('/tokens', (req, res) => {
     const platform = req.query.platform;
-    if (platform !== undefined && !isPlatform(platform)) throw new AppError('unsupported_platform', `Unknown platform ${JSON.stringify(platform)}.`);
+    if (platform !== undefined && !isPlatform(platform))
+      throw new AppError('unsupported_platform', `Unknown platform ${JSON.stringify(platform)}.`);
     res.json({ tokens: state.oauth.issued.filter((t) => !platform || t.platform === platform) });
   });
 
@@ -84,15 +97,21 @@ export function oauthControlRouter(state: SandboxState): Router {
     const user = state.users.get(userId);
     if (!user) throw new AppError('not_found', `No sandbox user ${userId}.`);
     const hue = Number(BigInt(user.userId) % 360n);
-    const letter = user.handle.slice(0, 1).toUpperCase().replace(/[^A-Z0-9]/, '?');
+    const letter = user.handle
+      .slice(0, 1)
+      .toUpperCase()
+      .replace(/[^A-Z0-9]/, '?');
     res
       .type('image/svg+xml')
-      .send(`<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96"><rect width="96" height="96" fill="hsl(${hue},60%,55%)"/><text x="48" y="62" font-size="44" text-anchor="middle" fill="#fff" font-family="sans-serif">${letter}</text></svg>`);
+      .send(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="96"><rect width="96" height="96" fill="hsl(${hue},60%,55%)"/><text x="48" y="62" font-size="44" text-anchor="middle" fill="#fff" font-family="sans-serif">${letter}</text></svg>`,
+      );
   });
 
   router.use(((err, _req, res, _next) => {
     if (isAppError(err)) return void res.status(err.status).json(err.toBody());
-    if ((err as { type?: string }).type === 'entity.parse.failed') return void res.status(400).json({ error: 'The request body is not valid JSON.', code: 'invalid_json' });
+    if ((err as { type?: string }).type === 'entity.parse.failed')
+      return void res.status(400).json({ error: 'The request body is not valid JSON.', code: 'invalid_json' });
     res.status(500).json({ error: (err as Error).message ?? 'Internal error', code: 'internal_error' });
   }) as ErrorRequestHandler);
   return router;

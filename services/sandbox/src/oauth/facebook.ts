@@ -14,7 +14,12 @@ import { issueFacebookUserToken, redeemCode } from './tokens';
  */
 export function facebookOAuthRouter(state: SandboxState): Router {
   const router = Router();
-  const consent = authorizeRouter(state, { platform: 'facebook', clientParam: 'client_id', multiple: true, denial: { error_reason: 'user_denied', error_code: '200' } });
+  const consent = authorizeRouter(state, {
+    platform: 'facebook',
+    clientParam: 'client_id',
+    multiple: true,
+    denial: { error_reason: 'user_denied', error_code: '200' },
+  });
   // Facebook Login is versioned like the Graph API (www.facebook.com/v26.0/dialog/oauth); unversioned paths still answer.
   router.use(`/facebook{/:version}/dialog/oauth`, consent);
 
@@ -26,7 +31,13 @@ export function facebookOAuthRouter(state: SandboxState): Router {
     if (p.grant_type === 'fb_exchange_token') {
       const short = userToken(state, p.fb_exchange_token);
       if (short.clientId !== p.client_id) throw invalidToken();
-      const long = issueFacebookUserToken(state, p.client_id, short.personId, short.pageIds, settings.accessTokenTtlSec);
+      const long = issueFacebookUserToken(
+        state,
+        p.client_id,
+        short.personId,
+        short.pageIds,
+        settings.accessTokenTtlSec,
+      );
       return void res.json({ access_token: long.token, token_type: 'bearer', expires_in: long.expiresIn });
     }
     let code;
@@ -35,7 +46,13 @@ export function facebookOAuthRouter(state: SandboxState): Router {
     } catch (err) {
       throw new GraphError(400, 100, (err as Error).message, { type: 'OAuthException', subcode: 36009 });
     }
-    const short = issueFacebookUserToken(state, p.client_id, state.ids.numeric(), code.userIds, settings.shortTokenTtlSec);
+    const short = issueFacebookUserToken(
+      state,
+      p.client_id,
+      state.ids.numeric(),
+      code.userIds,
+      settings.shortTokenTtlSec,
+    );
     res.json({ access_token: short.token, token_type: 'bearer', expires_in: short.expiresIn });
   });
 
@@ -79,7 +96,11 @@ export function facebookOAuthRouter(state: SandboxState): Router {
 function userToken(state: SandboxState, raw: string | undefined): FacebookUserToken {
   if (!raw) throw missingToken();
   const token = state.oauth.facebookTokens.get(raw);
-  if (!token || token.expiresAt <= state.now()) throw new GraphError(400, 190, 'Error validating access token: Session has expired.', { type: 'OAuthException', subcode: 463 });
+  if (!token || token.expiresAt <= state.now())
+    throw new GraphError(400, 190, 'Error validating access token: Session has expired.', {
+      type: 'OAuthException',
+      subcode: 463,
+    });
   if (token.pageIds.some((id) => state.users.get(id)?.revoked)) throw revokedToken();
   return token;
 }

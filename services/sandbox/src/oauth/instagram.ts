@@ -12,16 +12,35 @@ import { issueAccessToken, redeemCode } from './tokens';
  */
 export function instagramOAuthRouter(state: SandboxState): Router {
   const router = Router();
-  router.use('/instagram/oauth/authorize', authorizeRouter(state, { platform: 'instagram', clientParam: 'client_id', multiple: false, denial: { error_reason: 'user_denied' } }));
+  router.use(
+    '/instagram/oauth/authorize',
+    authorizeRouter(state, {
+      platform: 'instagram',
+      clientParam: 'client_id',
+      multiple: false,
+      denial: { error_reason: 'user_denied' },
+    }),
+  );
 
-  router.post('/instagram/oauth/access_token', urlencoded({ extended: false }), oauthFault(state, 'instagram', 'token', 'instagram-legacy'), (req, res) => {
-    const p = params(req);
-    if (p.grant_type !== 'authorization_code') return void res.status(400).json({ error_type: 'OAuthException', code: 400, error_message: 'Invalid grant_type' });
-    if (!p.client_secret) return void res.status(400).json({ error_type: 'OAuthException', code: 400, error_message: 'Missing client_secret' });
-    const code = redeemCode(state, 'instagram', { code: p.code, clientId: p.client_id, redirectUri: p.redirect_uri });
-    const { token } = issueAccessToken(state, code.userIds[0], state.oauth.settings.instagram.shortTokenTtlSec);
-    res.json({ access_token: token, user_id: code.userIds[0], permissions: code.scopes });
-  });
+  router.post(
+    '/instagram/oauth/access_token',
+    urlencoded({ extended: false }),
+    oauthFault(state, 'instagram', 'token', 'instagram-legacy'),
+    (req, res) => {
+      const p = params(req);
+      if (p.grant_type !== 'authorization_code')
+        return void res
+          .status(400)
+          .json({ error_type: 'OAuthException', code: 400, error_message: 'Invalid grant_type' });
+      if (!p.client_secret)
+        return void res
+          .status(400)
+          .json({ error_type: 'OAuthException', code: 400, error_message: 'Missing client_secret' });
+      const code = redeemCode(state, 'instagram', { code: p.code, clientId: p.client_id, redirectUri: p.redirect_uri });
+      const { token } = issueAccessToken(state, code.userIds[0], state.oauth.settings.instagram.shortTokenTtlSec);
+      res.json({ access_token: token, user_id: code.userIds[0], permissions: code.scopes });
+    },
+  );
   router.use('/instagram/oauth', wireErrors('instagram-legacy'));
 
   router.get('/instagram/access_token', oauthFault(state, 'instagram', 'token', 'graph'), (req, res) => {
@@ -32,7 +51,14 @@ export function instagramOAuthRouter(state: SandboxState): Router {
   });
   router.get('/instagram/me', oauthFault(state, 'instagram', 'profile', 'graph'), (req, res) => {
     const user = userOfToken(state, 'instagram', bearerOf(req));
-    res.json({ id: user.userId, user_id: user.userId, username: user.handle, name: user.handle, account_type: 'BUSINESS', profile_picture_url: avatarUrl(req, user.userId) });
+    res.json({
+      id: user.userId,
+      user_id: user.userId,
+      username: user.handle,
+      name: user.handle,
+      account_type: 'BUSINESS',
+      profile_picture_url: avatarUrl(req, user.userId),
+    });
   });
   router.use('/instagram', wireErrors('graph'));
   return router;

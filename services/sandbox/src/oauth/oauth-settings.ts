@@ -29,22 +29,96 @@ export interface OAuthPlatformSettings {
  * use. Facebook's `publish_video` is not among them (it belongs to the Live Video API).
  */
 const APPROVED_SCOPES: Record<Platform, string[]> = {
-  instagram: ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_comments', 'instagram_business_manage_insights'],
-  facebook: ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'pages_manage_engagement', 'pages_read_user_engagement', 'pages_manage_metadata', 'read_insights'],
-  threads: ['threads_basic', 'threads_content_publish', 'threads_read_replies', 'threads_manage_replies', 'threads_manage_insights'],
+  instagram: [
+    'instagram_business_basic',
+    'instagram_business_content_publish',
+    'instagram_business_manage_comments',
+    'instagram_business_manage_insights',
+  ],
+  facebook: [
+    'pages_show_list',
+    'pages_read_engagement',
+    'pages_manage_posts',
+    'pages_manage_engagement',
+    'pages_read_user_engagement',
+    'pages_manage_metadata',
+    'read_insights',
+  ],
+  threads: [
+    'threads_basic',
+    'threads_content_publish',
+    'threads_read_replies',
+    'threads_manage_replies',
+    'threads_manage_insights',
+  ],
   tiktok: ['user.info.basic', 'user.info.profile', 'user.info.stats', 'video.publish', 'video.upload', 'video.list'],
-  youtube: ['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly', 'https://www.googleapis.com/auth/youtube', 'https://www.googleapis.com/auth/youtube.force-ssl', 'openid', 'email', 'profile'],
+  youtube: [
+    'https://www.googleapis.com/auth/youtube.upload',
+    'https://www.googleapis.com/auth/youtube.readonly',
+    'https://www.googleapis.com/auth/youtube',
+    'https://www.googleapis.com/auth/youtube.force-ssl',
+    'openid',
+    'email',
+    'profile',
+  ],
+  // Bluesky sessions come from app passwords (src/bluesky), not from this OAuth emulator.
+  bluesky: [],
+  // Mastodon's OAuth is served per instance by src/mastodon, not by this emulator.
+  mastodon: [],
 };
 
 const DAY_SEC = 86_400;
 
-const META = { shortTokenTtlSec: 3600, accessTokenTtlSec: 5_183_944, refreshTokenTtlSec: null, rotateRefreshTokens: false, issueRefreshToken: false, refreshMinAgeSec: DAY_SEC };
+const META = {
+  shortTokenTtlSec: 3600,
+  accessTokenTtlSec: 5_183_944,
+  refreshTokenTtlSec: null,
+  rotateRefreshTokens: false,
+  issueRefreshToken: false,
+  refreshMinAgeSec: DAY_SEC,
+};
 
 export const DEFAULT_OAUTH_SETTINGS: Record<Platform, OAuthPlatformSettings> = {
   instagram: { ...META, approvedScopes: APPROVED_SCOPES.instagram },
   threads: { ...META, approvedScopes: APPROVED_SCOPES.threads },
   facebook: { ...META, shortTokenTtlSec: 5400, refreshMinAgeSec: 0, approvedScopes: APPROVED_SCOPES.facebook },
   // Newest TikTok docs: access 2 h, refresh 180 days, rotated on each refresh.
-  tiktok: { shortTokenTtlSec: 0, accessTokenTtlSec: 7200, refreshTokenTtlSec: 15_552_000, rotateRefreshTokens: true, issueRefreshToken: true, refreshMinAgeSec: 0, approvedScopes: APPROVED_SCOPES.tiktok },
-  youtube: { shortTokenTtlSec: 0, accessTokenTtlSec: 3599, refreshTokenTtlSec: null, rotateRefreshTokens: false, issueRefreshToken: true, refreshMinAgeSec: 0, approvedScopes: APPROVED_SCOPES.youtube },
+  tiktok: {
+    shortTokenTtlSec: 0,
+    accessTokenTtlSec: 7200,
+    refreshTokenTtlSec: 15_552_000,
+    rotateRefreshTokens: true,
+    issueRefreshToken: true,
+    refreshMinAgeSec: 0,
+    approvedScopes: APPROVED_SCOPES.tiktok,
+  },
+  youtube: {
+    shortTokenTtlSec: 0,
+    accessTokenTtlSec: 3599,
+    refreshTokenTtlSec: null,
+    rotateRefreshTokens: false,
+    issueRefreshToken: true,
+    refreshMinAgeSec: 0,
+    approvedScopes: APPROVED_SCOPES.youtube,
+  },
+  // Not served through OAuth: the Bluesky emulator's sessions last as a PDS's do (access 2 h, refresh 90 days, rotated).
+  bluesky: {
+    shortTokenTtlSec: 0,
+    accessTokenTtlSec: 7200,
+    refreshTokenTtlSec: 90 * DAY_SEC,
+    rotateRefreshTokens: true,
+    issueRefreshToken: true,
+    refreshMinAgeSec: 0,
+    approvedScopes: APPROVED_SCOPES.bluesky,
+  },
+  // Not served through this emulator: Mastodon tokens do not expire unless revoked.
+  mastodon: {
+    shortTokenTtlSec: 0,
+    accessTokenTtlSec: 0,
+    refreshTokenTtlSec: null,
+    rotateRefreshTokens: false,
+    issueRefreshToken: false,
+    refreshMinAgeSec: 0,
+    approvedScopes: APPROVED_SCOPES.mastodon,
+  },
 };

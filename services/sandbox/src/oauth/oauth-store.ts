@@ -76,7 +76,9 @@ export class OAuthStore {
 
   /** Consumes one matching fault, if any. */
   takeFault(platform: Platform, operation: Exclude<OAuthFaultOperation, 'any'>): OAuthFault | undefined {
-    const fault = this.faults.find((f) => f.platform === platform && (f.operation === operation || f.operation === 'any'));
+    const fault = this.faults.find(
+      (f) => f.platform === platform && (f.operation === operation || f.operation === 'any'),
+    );
     if (!fault) return undefined;
     fault.count -= 1;
     if (fault.count <= 0) this.faults = this.faults.filter((f) => f !== fault);
@@ -94,5 +96,8 @@ export class OAuthStore {
 }
 
 function cloneDefaults(): Record<Platform, OAuthPlatformSettings> {
-  return Object.fromEntries(Object.entries(DEFAULT_OAUTH_SETTINGS).map(([p, s]) => [p, { ...s }])) as Record<Platform, OAuthPlatformSettings>;
+  return Object.fromEntries(Object.entries(DEFAULT_OAUTH_SETTINGS).map(([p, s]) => [p, { ...s }])) as Record<
+    Platform,
+    OAuthPlatformSettings
+  >;
 }

@@ -12,7 +12,11 @@ const LINK = /\bhttps?:\/\/[^\s]+|\bwww\.[^\s]+/gi;
 const FAIL_PROCESSING = /fail-processing(?:-([A-Z_]+))?/;
 
 /** `POST /{user}/threads`: validates like Threads and stores an IN_PROGRESS container. */
-export function createContainer(state: SandboxState, user: SandboxUser, params: Record<string, string>): ThreadsContainer {
+export function createContainer(
+  state: SandboxState,
+  user: SandboxUser,
+  params: Record<string, string>,
+): ThreadsContainer {
   const mediaType = params.media_type?.toUpperCase();
   if (!mediaType) throw invalidParameter('The parameter media_type is required.');
   if (!(THREADS_MEDIA_TYPES as readonly string[]).includes(mediaType)) {
@@ -43,12 +47,39 @@ export function createContainer(state: SandboxState, user: SandboxUser, params: 
   } else if (mediaType === 'CAROUSEL') {
     container.children = carouselChildren(state, user, params.children);
   }
+  container.replyToId = replyTarget(state, user, params.reply_to_id);
   state.threads.containers.set(container.id, container);
   return container;
 }
 
+/**
+ * `reply_to_id`: a published post or reply under a root post of the user's own
+ * (https://developers.facebook.com/docs/threads/retrieve-and-manage-replies/create-replies: the
+ * owner of the root post may reply). Comments the sandbox made up for automation are let through as they are.
+ */
+function replyTarget(state: SandboxState, user: SandboxUser, replyToId: string | undefined): string | null {
+  if (!replyToId) return null;
+  if (state.comments.comments.get(replyToId)?.platform === 'threads') return null;
+  let target = state.threads.media.get(replyToId);
+  if (!target)
+    throw invalidParameter(
+      `Param reply_to_id must be the id of a published Threads post or reply; ${replyToId} is not one.`,
+    );
+  for (let hops = 0; target.replyToId && hops < 1000; hops++) {
+    const parent = state.threads.media.get(target.replyToId);
+    if (!parent) break;
+    target = parent;
+  }
+  if (target.userId !== user.userId)
+    throw invalidParameter('(#10) The user may reply through the API only under their own posts.');
+  return replyToId;
+}
+
 /** The container's status now: IN_PROGRESS for processingDelayMs, then FINISHED or ERROR; EXPIRED after 24 h. */
-export function containerStatus(state: SandboxState, container: ThreadsContainer): { status: ContainerStatus; errorMessage?: string } {
+export function containerStatus(
+  state: SandboxState,
+  container: ThreadsContainer,
+): { status: ContainerStatus; errorMessage?: string } {
   if (container.publishedMediaId) return { status: 'PUBLISHED' };
   const age = state.now() - container.createdAt;
   if (age >= state.threads.limits.containerTtlMs) return { status: 'EXPIRED' };
@@ -58,21 +89,28 @@ export function containerStatus(state: SandboxState, container: ThreadsContainer
   for (const childId of container.children) {
     const child = state.threads.containers.get(childId);
     const childState = child ? containerStatus(state, child) : { status: 'ERROR' as const, errorMessage: 'UNKNOWN' };
-    if (childState.status === 'ERROR' || childState.status === 'EXPIRED') return { status: 'ERROR', errorMessage: childState.errorMessage ?? 'UNKNOWN' };
+    if (childState.status === 'ERROR' || childState.status === 'EXPIRED')
+      return { status: 'ERROR', errorMessage: childState.errorMessage ?? 'UNKNOWN' };
     if (childState.status === 'IN_PROGRESS') inProgress = true;
   }
   return { status: inProgress ? 'IN_PROGRESS' : 'FINISHED' };
 }
 
 /** The user's own container, or Graph's "does not exist" answer. */
-export function ownContainer(state: SandboxState, user: SandboxUser, id: string, method: 'get' | 'post'): ThreadsContainer {
+export function ownContainer(
+  state: SandboxState,
+  user: SandboxUser,
+  id: string,
+  method: 'get' | 'post',
+): ThreadsContainer {
   const container = state.threads.containers.get(id);
   if (!container || container.userId !== user.userId) throw objectNotFound(method, id);
   return container;
 }
 
 function assertText(state: SandboxState, mediaType: ThreadsMediaType, text: string): void {
-  if (mediaType === 'TEXT' && !text.trim()) throw invalidParameter('The parameter text is required for media_type TEXT.');
+  if (mediaType === 'TEXT' && !text.trim())
+    throw invalidParameter('The parameter text is required for media_type TEXT.');
   const length = threadsTextLength(text);
   if (length > TEXT_MAX) {
     throw invalidParameter(
@@ -82,7 +120,10 @@ function assertText(state: SandboxState, mediaType: ThreadsMediaType, text: stri
   }
   const links = text.match(LINK)?.length ?? 0;
   if (links > state.threads.limits.linkMax) {
-    throw invalidParameter('THREADS_API__LINK_LIMIT_EXCEEDED', `Posts can include at most ${state.threads.limits.linkMax} links.`);
+    throw invalidParameter(
+      'THREADS_API__LINK_LIMIT_EXCEEDED',
+      `Posts can include at most ${state.threads.limits.linkMax} links.`,
+    );
   }
 }
 
@@ -95,12 +136,16 @@ function requireMediaUrl(params: Record<string, string>, name: 'image_url' | 'vi
   } catch {
     throw invalidParameter(`Param ${name} must be a valid URL.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalidParameter(`Param ${name} must be an http or https URL.`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalidParameter(`Param ${name} must be an http or https URL.`);
   return value;
 }
 
 function carouselChildren(state: SandboxState, user: SandboxUser, raw: string | undefined): string[] {
-  const ids = (raw ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+  const ids = (raw ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
   const { carouselMin, carouselMax } = state.threads.limits;
   if (ids.length < carouselMin || ids.length > carouselMax) {
     throw invalidParameter(`Param children must list between ${carouselMin} and ${carouselMax} carousel item ids.`);

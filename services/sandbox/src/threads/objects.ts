@@ -8,7 +8,12 @@ import type { ThreadsMedia } from './store';
  * `GET /{id}?fields=…` for whatever the id names: the user (`me` or their id), a published
  * post, or a container. Only the requested fields come back, plus `id`, as on Graph.
  */
-export function readObject(state: SandboxState, user: SandboxUser, id: string, fields: string[]): Record<string, unknown> {
+export function readObject(
+  state: SandboxState,
+  user: SandboxUser,
+  id: string,
+  fields: string[],
+): Record<string, unknown> {
   if (id === 'me' || id === user.userId) {
     return pick({ id: user.userId, username: user.handle, name: user.handle }, fields);
   }
@@ -33,7 +38,8 @@ function mediaFields(media: ThreadsMedia): Record<string, unknown> {
     permalink: media.permalink,
     shortcode: media.shortcode,
     timestamp: metaTimestamp(media.publishedAt),
-    media_type: media.mediaType === 'TEXT' ? 'TEXT_POST' : media.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : media.mediaType,
+    media_type:
+      media.mediaType === 'TEXT' ? 'TEXT_POST' : media.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : media.mediaType,
     media_product_type: 'THREADS',
     text: media.text,
     username: media.username,

@@ -39,6 +39,8 @@ export interface ThreadsContainer {
   /** Set at creation for media the sandbox will "fail to process"; reported once processing ends. */
   processingError: string | null;
   publishedMediaId: string | null;
+  /** A reply: the post or reply it answers (`reply_to_id`). */
+  replyToId?: string | null;
 }
 
 export interface ThreadsMedia {
@@ -52,6 +54,8 @@ export interface ThreadsMedia {
   shortcode: string;
   permalink: string;
   publishedAt: number;
+  /** A reply: the post or reply it answers. */
+  replyToId?: string | null;
 }
 
 /** Threads objects: containers by id, published media by id. */
@@ -64,11 +68,12 @@ export class ThreadsStore {
     this.limits = { ...DEFAULT_THREADS_LIMITS, ...limits };
   }
 
-  /** Posts the user published within the rolling quota window ending now (a carousel counts once). */
-  publishedInWindow(userId: string, now: number): number {
+  /** Posts (or, with `replies`, replies) the user published within the rolling quota window ending now (a carousel counts once). */
+  publishedInWindow(userId: string, now: number, replies = false): number {
     const since = now - this.limits.quotaDurationS * 1000;
     let count = 0;
-    for (const media of this.media.values()) if (media.userId === userId && media.publishedAt > since) count++;
+    for (const media of this.media.values())
+      if (media.userId === userId && media.publishedAt > since && Boolean(media.replyToId) === replies) count++;
     return count;
   }
 

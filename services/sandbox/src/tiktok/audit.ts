@@ -22,11 +22,19 @@ export function checkUnauditedPost(state: SandboxState, user: SandboxUser, priva
   const audit = state.tiktok.audit;
   if (!audit.unaudited) return;
   if (privacy !== 'SELF_ONLY' || !user.privateAccount) {
-    throw new TikTokError(403, 'unaudited_client_can_only_post_to_private_accounts', 'Unaudited clients can only post to private accounts with SELF_ONLY visibility.');
+    throw new TikTokError(
+      403,
+      'unaudited_client_can_only_post_to_private_accounts',
+      'Unaudited clients can only post to private accounts with SELF_ONLY visibility.',
+    );
   }
   const posters = state.tiktok.postersSince(state.now() - DAY_MS);
   if (!posters.has(user.userId) && posters.size >= audit.usersPerDay) {
-    throw new TikTokError(403, 'reached_active_user_cap', `This unaudited client has reached its cap of ${audit.usersPerDay} users posting in 24 hours.`);
+    throw new TikTokError(
+      403,
+      'reached_active_user_cap',
+      `This unaudited client has reached its cap of ${audit.usersPerDay} users posting in 24 hours.`,
+    );
   }
 }
 

@@ -7,6 +7,7 @@ import { platformLatency } from '../platform-settings';
 import { recordRequests } from '../requests';
 import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
+import { queryText } from '../wire-text';
 
 /** An answer in TikTok's envelope `{data, error:{code, message, log_id}}`. */
 export class TikTokError extends Error {
@@ -28,19 +29,35 @@ export function sendTikTok(state: SandboxState, res: Response, data: Record<stri
     return;
   }
   // BigInt values go out as bare JSON numbers, digit for digit, as TikTok sends its int64 ids.
-  res.status(status).type('application/json').send(stringifyWithInt64({ data, error: { code: 'ok', message: '', log_id: logId() } }));
+  res
+    .status(status)
+    .type('application/json')
+    .send(stringifyWithInt64({ data, error: { code: 'ok', message: '', log_id: logId() } }));
 }
 
 /** Records, delays and throttles a TikTok request. */
 export function tiktokGate(state: SandboxState): RequestHandler[] {
   const throttle: RequestHandler = (req, _res, next) => {
     const limit = state.settingsFor('tiktok').throttlePerMinute;
-    if (limit !== null && state.platformSettings.overLimit(`tiktok:${req.get('authorization') ?? req.query.upload_id}`, limit, state.now())) {
-      throw new TikTokError(429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.', { 'retry-after': '1' });
+    if (
+      limit !== null &&
+      state.platformSettings.overLimit(
+        `tiktok:${req.get('authorization') ?? queryText(req.query.upload_id)}`,
+        limit,
+        state.now(),
+      )
+    ) {
+      throw new TikTokError(429, 'rate_limit_exceeded', 'The API rate limit was exceeded. Please try again later.', {
+        'retry-after': '1',
+      });
     }
     next();
   };
-  return [recordRequests(state.requests, 'tiktok', () => state.now()), platformLatency(() => state.settingsFor('tiktok').latencyMs), throttle];
+  return [
+    recordRequests(state.requests, 'tiktok', () => state.now()),
+    platformLatency(() => state.settingsFor('tiktok').latencyMs),
+    throttle,
+  ];
 }
 
 /** `Authorization: Bearer <token>` → res.locals.user and res.locals.token; else 401 access_token_invalid. */
@@ -82,10 +99,19 @@ export function tiktokFault(state: SandboxState, operation: Exclude<FaultOperati
       return next();
     }
     if (fault.mode === 'throttle') {
-      throw new TikTokError(fault.status ?? 429, fault.reason ?? 'rate_limit_exceeded', fault.message ?? 'The API rate limit was exceeded.', { 'retry-after': '1' });
+      throw new TikTokError(
+        fault.status ?? 429,
+        fault.reason ?? 'rate_limit_exceeded',
+        fault.message ?? 'The API rate limit was exceeded.',
+        { 'retry-after': '1' },
+      );
     }
     const status = fault.status ?? 500;
-    throw new TikTokError(status, fault.reason ?? (status >= 500 ? 'internal_error' : 'invalid_param'), fault.message ?? 'Sandbox injected error.');
+    throw new TikTokError(
+      status,
+      fault.reason ?? (status >= 500 ? 'internal_error' : 'invalid_param'),
+      fault.message ?? 'Sandbox injected error.',
+    );
   };
 }
 
@@ -97,9 +123,13 @@ export function tiktokErrorHandler(state: SandboxState, logger: Logger): ErrorRe
         : (err as { type?: string }).type === 'entity.parse.failed'
           ? invalidParam('The request body is not valid JSON.')
           : new TikTokError(500, 'internal_error', 'Internal error.');
-    if (!(err instanceof TikTokError) && e.code === 'internal_error') logger.error('unexpected sandbox error', { err: (err as Error)?.stack ?? String(err) });
+    if (!(err instanceof TikTokError) && e.code === 'internal_error')
+      logger.error('unexpected sandbox error', { err: (err as Error)?.stack ?? String(err) });
     if (res.locals.swallowAnswer) return state.held.hold(res);
-    res.status(e.status).set(e.headers).json({ data: {}, error: { code: e.code, message: e.message, log_id: logId() } });
+    res
+      .status(e.status)
+      .set(e.headers)
+      .json({ data: {}, error: { code: e.code, message: e.message, log_id: logId() } });
   };
 }
 

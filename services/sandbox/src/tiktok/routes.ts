@@ -1,7 +1,17 @@
 import type { Logger } from '@postbus/kit';
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { recordBodyBytes } from '../requests';
 import type { SandboxState } from '../state';
-import { sendTikTok, tiktokAuth, tiktokErrorHandler, tiktokFault, tiktokGate, tiktokRateLimit, tiktokUser } from './http';
+import { queryText } from '../wire-text';
+import {
+  sendTikTok,
+  tiktokAuth,
+  tiktokErrorHandler,
+  tiktokFault,
+  tiktokGate,
+  tiktokRateLimit,
+  tiktokUser,
+} from './http';
 import { creatorInfo, initPhoto, initVideo, publishStatus } from './posts';
 import { receiveChunk } from './upload';
 
@@ -14,27 +24,55 @@ export function tiktokRouter(state: SandboxState, logger: Logger): Router {
   const gate = [express.json(), ...tiktokGate(state), tiktokAuth(state)];
   const base = '/v2/post/publish';
 
-  router.post(`${base}/creator_info/query/`, gate, tiktokRateLimit(state, 'creatorInfo'), tiktokFault(state, 'read'), (_req: Request, res: Response) => {
-    sendTikTok(state, res, creatorInfo(state, tiktokUser(res)));
-  });
+  router.post(
+    `${base}/creator_info/query/`,
+    gate,
+    tiktokRateLimit(state, 'creatorInfo'),
+    tiktokFault(state, 'read'),
+    (_req: Request, res: Response) => {
+      sendTikTok(state, res, creatorInfo(state, tiktokUser(res)));
+    },
+  );
 
-  router.post(`${base}/video/init/`, gate, tiktokRateLimit(state, 'init'), (req: Request, res: Response, next: NextFunction) => {
-    const pull = (req.body?.source_info as { source?: unknown } | undefined)?.source === 'PULL_FROM_URL';
-    tiktokFault(state, pull ? 'publish' : 'create')(req, res, next);
-  }, (req: Request, res: Response) => {
-    const publish = initVideo(state, tiktokUser(res), req.body ?? {});
-    const uploadUrl = publish.source === 'FILE_UPLOAD' ? `${req.protocol}://${req.get('host')}${TIKTOK_UPLOAD_PATH}/video/?upload_id=${publish.uploadId}&upload_token=${publish.uploadToken}` : undefined;
-    sendTikTok(state, res, { publish_id: publish.publishId, ...(uploadUrl && { upload_url: uploadUrl }) });
-  });
+  router.post(
+    `${base}/video/init/`,
+    gate,
+    tiktokRateLimit(state, 'init'),
+    (req: Request, res: Response, next: NextFunction) => {
+      const pull =
+        (req.body as { source_info?: { source?: unknown } } | undefined)?.source_info?.source === 'PULL_FROM_URL';
+      tiktokFault(state, pull ? 'publish' : 'create')(req, res, next);
+    },
+    (req: Request, res: Response) => {
+      const publish = initVideo(state, tiktokUser(res), jsonBody(req));
+      const uploadUrl =
+        publish.source === 'FILE_UPLOAD'
+          ? `${req.protocol}://${req.get('host')}${TIKTOK_UPLOAD_PATH}/video/?upload_id=${publish.uploadId}&upload_token=${publish.uploadToken}`
+          : undefined;
+      sendTikTok(state, res, { publish_id: publish.publishId, ...(uploadUrl && { upload_url: uploadUrl }) });
+    },
+  );
 
-  router.post(`${base}/content/init/`, gate, tiktokRateLimit(state, 'init'), tiktokFault(state, 'publish'), (req: Request, res: Response) => {
-    const publish = initPhoto(state, tiktokUser(res), req.body ?? {});
-    sendTikTok(state, res, { publish_id: publish.publishId });
-  });
+  router.post(
+    `${base}/content/init/`,
+    gate,
+    tiktokRateLimit(state, 'init'),
+    tiktokFault(state, 'publish'),
+    (req: Request, res: Response) => {
+      const publish = initPhoto(state, tiktokUser(res), jsonBody(req));
+      sendTikTok(state, res, { publish_id: publish.publishId });
+    },
+  );
 
-  router.post(`${base}/status/fetch/`, gate, tiktokRateLimit(state, 'status'), tiktokFault(state, 'status'), (req: Request, res: Response) => {
-    sendTikTok(state, res, publishStatus(state, tiktokUser(res), req.body ?? {}));
-  });
+  router.post(
+    `${base}/status/fetch/`,
+    gate,
+    tiktokRateLimit(state, 'status'),
+    tiktokFault(state, 'status'),
+    (req: Request, res: Response) => {
+      sendTikTok(state, res, publishStatus(state, tiktokUser(res), jsonBody(req)));
+    },
+  );
 
   router.use(tiktokErrorHandler(state, logger));
   return router;
@@ -46,14 +84,19 @@ export function tiktokUploadRouter(state: SandboxState, logger: Logger): Router 
   router.put('/video/', ...tiktokGate(state), tiktokFault(state, 'upload'), async (req: Request, res: Response) => {
     const { status, read } = await receiveChunk(
       state,
-      { uploadId: String(req.query.upload_id ?? ''), uploadToken: String(req.query.upload_token ?? '') },
+      { uploadId: queryText(req.query.upload_id), uploadToken: queryText(req.query.upload_token) },
       { contentRange: req.get('content-range'), contentType: req.get('content-type') },
       req,
     );
-    if (res.locals.received) res.locals.received.bodyBytes = read;
+    recordBodyBytes(res, read);
     if (res.locals.swallowAnswer) return state.held.hold(res);
     res.status(status).end();
   });
   router.use(tiktokErrorHandler(state, logger));
   return router;
+}
+
+/** The JSON object express.json() parsed, or {} when the body was empty. */
+function jsonBody(req: Request): Record<string, unknown> {
+  return (req.body as Record<string, unknown> | undefined) ?? {};
 }

@@ -1,5 +1,10 @@
 import { DEFAULT_TIKTOK_AUDIT, type TikTokAudit } from './audit';
-export const TIKTOK_PRIVACY_LEVELS = ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY'] as const;
+export const TIKTOK_PRIVACY_LEVELS = [
+  'PUBLIC_TO_EVERYONE',
+  'MUTUAL_FOLLOW_FRIENDS',
+  'FOLLOWER_OF_CREATOR',
+  'SELF_ONLY',
+] as const;
 
 /** Where Postbus serves stored media in development (PUBLIC_BASE_URL's default, `/files/`): what its TikTok app would have verified. */
 export const DEFAULT_VERIFIED_URL_PREFIXES = ['http://localhost:3000/files/', 'http://127.0.0.1:3000/files/'];

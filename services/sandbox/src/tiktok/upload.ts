@@ -13,7 +13,8 @@ export async function receiveChunk(
   body: AsyncIterable<Buffer>,
 ): Promise<{ status: 201 | 206; read: number }> {
   const publish = state.tiktok.byUploadId.get(query.uploadId ?? '');
-  if (!publish || publish.uploadToken !== query.uploadToken) throw new TikTokError(404, 'invalid_param', 'The upload URL is not valid or has expired.');
+  if (!publish || publish.uploadToken !== query.uploadToken)
+    throw new TikTokError(404, 'invalid_param', 'The upload URL is not valid or has expired.');
   if (publish.committedAt !== null) throw invalidParam('The upload is already complete.');
   if (!['video/mp4', 'video/quicktime', 'video/webm'].includes((headers.contentType ?? '').split(';')[0])) {
     throw invalidParam('Content-Type must be video/mp4, video/quicktime or video/webm.');
@@ -22,10 +23,16 @@ export async function receiveChunk(
   if (!range) throw invalidParam('Content-Range must be "bytes <first>-<last>/<total>".');
   const [first, last, total] = range.slice(1).map(Number);
   const index = publish.chunksReceived;
-  const expected = index < publish.totalChunks - 1 ? publish.chunkSize : publish.videoSize - publish.chunkSize * (publish.totalChunks - 1);
-  if (total !== publish.videoSize) throw invalidParam(`Content-Range total must be the video_size ${publish.videoSize}.`);
+  const expected =
+    index < publish.totalChunks - 1
+      ? publish.chunkSize
+      : publish.videoSize - publish.chunkSize * (publish.totalChunks - 1);
+  if (total !== publish.videoSize)
+    throw invalidParam(`Content-Range total must be the video_size ${publish.videoSize}.`);
   if (first !== publish.bytesReceived || last - first + 1 !== expected) {
-    throw invalidParam(`Chunk ${index + 1} must be bytes ${publish.bytesReceived}-${publish.bytesReceived + expected - 1}.`);
+    throw invalidParam(
+      `Chunk ${index + 1} must be bytes ${publish.bytesReceived}-${publish.bytesReceived + expected - 1}.`,
+    );
   }
   let read = 0;
   for await (const piece of body) read += piece.length;

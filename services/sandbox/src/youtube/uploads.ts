@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
+import { jsonText, queryText } from '../wire-text';
 import { YouTubeError, badRequest } from './http';
 import type { YouTubeUpload, YouTubeVideo } from './store';
 
@@ -12,33 +13,64 @@ const PRIVACY = ['public', 'private', 'unlisted'];
 const UPLOAD_VERDICT = /\b(rejected|failed)-([A-Za-z]+)/;
 
 /** Step 1 of videos.insert: checks the metadata and the quotas, opens a session. */
-export function openUpload(state: SandboxState, user: SandboxUser, query: Record<string, unknown>, headers: { length?: string; type?: string }, body: unknown): YouTubeUpload {
-  if (query.uploadType !== 'resumable') throw badRequest('badRequest', 'The sandbox supports uploadType=resumable only.');
-  const parts = String(query.part ?? '').split(',');
-  if (!parts.includes('snippet') || !parts.includes('status')) throw badRequest('badRequest', "The part parameter must include 'snippet' and 'status'.");
-  const resource = (body && typeof body === 'object' ? body : {}) as Record<string, Record<string, unknown> | undefined>;
+export function openUpload(
+  state: SandboxState,
+  user: SandboxUser,
+  query: Record<string, unknown>,
+  headers: { length?: string; type?: string },
+  body: unknown,
+): YouTubeUpload {
+  if (query.uploadType !== 'resumable')
+    throw badRequest('badRequest', 'The sandbox supports uploadType=resumable only.');
+  const parts = queryText(query.part).split(',');
+  if (!parts.includes('snippet') || !parts.includes('status'))
+    throw badRequest('badRequest', "The part parameter must include 'snippet' and 'status'.");
+  const resource = (body && typeof body === 'object' ? body : {}) as Record<
+    string,
+    Record<string, unknown> | undefined
+  >;
   const snippet = resource.snippet ?? {};
   const status = resource.status ?? {};
   const title = typeof snippet.title === 'string' ? snippet.title : '';
-  if (!title.trim() || [...title].length > 100 || /[<>]/.test(title)) throw badRequest('invalidTitle', 'The request metadata specifies an invalid or empty video title.');
+  if (!title.trim() || [...title].length > 100 || /[<>]/.test(title))
+    throw badRequest('invalidTitle', 'The request metadata specifies an invalid or empty video title.');
   const description = typeof snippet.description === 'string' ? snippet.description : '';
-  if (Buffer.byteLength(description) > 5000 || /[<>]/.test(description)) throw badRequest('invalidDescription', 'The request metadata specifies an invalid video description.');
+  if (Buffer.byteLength(description) > 5000 || /[<>]/.test(description))
+    throw badRequest('invalidDescription', 'The request metadata specifies an invalid video description.');
   const privacy = status.privacyStatus ?? 'public';
-  if (typeof privacy !== 'string' || !PRIVACY.includes(privacy)) throw badRequest('invalidPrivacyStatus', 'The request metadata specifies an invalid privacy status.');
-  if (status.publishAt !== undefined && privacy !== 'private') throw badRequest('invalidPublishAt', 'publishAt can only be set for private videos.');
+  if (typeof privacy !== 'string' || !PRIVACY.includes(privacy))
+    throw badRequest('invalidPrivacyStatus', 'The request metadata specifies an invalid privacy status.');
+  if (status.publishAt !== undefined && privacy !== 'private')
+    throw badRequest('invalidPublishAt', 'publishAt can only be set for private videos.');
   const size = Number(headers.length);
-  if (!Number.isInteger(size) || size <= 0) throw badRequest('badRequest', 'The X-Upload-Content-Length header is required.');
+  if (!Number.isInteger(size) || size <= 0)
+    throw badRequest('badRequest', 'The X-Upload-Content-Length header is required.');
   const contentType = headers.type ?? 'video/*';
-  if (!/^video\/|^application\/octet-stream$/.test(contentType)) throw badRequest('invalidFilename', 'X-Upload-Content-Type must be video/* or application/octet-stream.');
+  if (!/^video\/|^application\/octet-stream$/.test(contentType))
+    throw badRequest('invalidFilename', 'X-Upload-Content-Type must be video/* or application/octet-stream.');
 
   const now = state.now();
   if (!state.youtube.channelUpload(user.userId, now)) {
     throw badRequest('uploadLimitExceeded', 'The user has exceeded the number of videos they may upload.');
   }
   if (!state.youtube.charge('insert', now)) {
-    throw new YouTubeError(403, 'quotaExceeded', 'The request cannot be completed because you have exceeded your quota.', 'youtube.quota');
+    throw new YouTubeError(
+      403,
+      'quotaExceeded',
+      'The request cannot be completed because you have exceeded your quota.',
+      'youtube.quota',
+    );
   }
-  const upload: YouTubeUpload = { uploadId: randomBytes(18).toString('base64url'), userId: user.userId, snippet, status, size, contentType, received: 0, videoId: null };
+  const upload: YouTubeUpload = {
+    uploadId: randomBytes(18).toString('base64url'),
+    userId: user.userId,
+    snippet,
+    status,
+    size,
+    contentType,
+    received: 0,
+    videoId: null,
+  };
   state.youtube.uploads.set(upload.uploadId, upload);
   return upload;
 }
@@ -58,7 +90,8 @@ export async function receiveUploadBytes(
   body: AsyncIterable<Buffer>,
 ): Promise<{ answer: ChunkAnswer; read: number }> {
   const upload = state.youtube.uploads.get(uploadId);
-  if (!upload || upload.userId !== user.userId) throw new YouTubeError(404, 'notFound', 'The upload session does not exist or has expired.', 'global');
+  if (!upload || upload.userId !== user.userId)
+    throw new YouTubeError(404, 'notFound', 'The upload session does not exist or has expired.', 'global');
   const probe = /^bytes \*\/(\d+)$/.exec(contentRange ?? '');
   if (probe) return { answer: stateOf(state, upload, 200), read: 0 };
   const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(contentRange ?? '');
@@ -100,7 +133,12 @@ function stateOf(state: SandboxState, upload: YouTubeUpload, doneStatus: 200 | 2
   return { status: 308, range: upload.received > 0 ? `bytes=0-${upload.received - 1}` : null };
 }
 
-async function receiveWhole(state: SandboxState, user: SandboxUser, upload: YouTubeUpload, body: AsyncIterable<Buffer>) {
+async function receiveWhole(
+  state: SandboxState,
+  user: SandboxUser,
+  upload: YouTubeUpload,
+  body: AsyncIterable<Buffer>,
+) {
   const read = await drain(body);
   if (read !== upload.size) throw badRequest('badContent', 'The body length does not match X-Upload-Content-Length.');
   upload.received = read;
@@ -114,14 +152,23 @@ function finish(state: SandboxState, user: SandboxUser, upload: YouTubeUpload): 
   const asked = upload.status.privacyStatus ?? 'public';
   // An unaudited project's upload is restricted to private viewing, whatever it asked for.
   const privacyStatus = state.youtube.limits.unauditedProject ? 'private' : asked;
-  const verdict = UPLOAD_VERDICT.exec(String(upload.snippet.title ?? ''));
-  const uploadStatus = verdict ? { uploadStatus: verdict[1], [verdict[1] === 'rejected' ? 'rejectionReason' : 'failureReason']: verdict[2] } : { uploadStatus: 'uploaded' };
+  const verdict = UPLOAD_VERDICT.exec(jsonText(upload.snippet.title));
+  const uploadStatus = verdict
+    ? { uploadStatus: verdict[1], [verdict[1] === 'rejected' ? 'rejectionReason' : 'failureReason']: verdict[2] }
+    : { uploadStatus: 'uploaded' };
   const resource = {
     kind: 'youtube#video',
     etag: randomBytes(12).toString('base64url'),
     id,
     snippet: { ...upload.snippet, publishedAt: now, channelId: `UC${user.userId}`, channelTitle: user.handle },
-    status: { license: 'youtube', embeddable: true, publicStatsViewable: true, ...upload.status, ...uploadStatus, privacyStatus },
+    status: {
+      license: 'youtube',
+      embeddable: true,
+      publicStatsViewable: true,
+      ...upload.status,
+      ...uploadStatus,
+      privacyStatus,
+    },
   };
   upload.videoId = id;
   if (verdict) {
@@ -134,15 +181,20 @@ function finish(state: SandboxState, user: SandboxUser, upload: YouTubeUpload): 
     id,
     userId: user.userId,
     handle: user.handle,
-    text: String(upload.snippet.description ?? ''),
+    text: jsonText(upload.snippet.description),
     mediaUrls: [],
     mediaType: 'VIDEO',
     containerId: upload.uploadId,
     permalink: `https://www.youtube.com/watch?v=${id}`,
     createdAt: now,
-    title: String(upload.snippet.title ?? ''),
+    title: jsonText(upload.snippet.title),
     bytes: upload.size,
-    details: { privacyStatus, askedPrivacyStatus: asked, selfDeclaredMadeForKids: upload.status.selfDeclaredMadeForKids, contentType: upload.contentType },
+    details: {
+      privacyStatus,
+      askedPrivacyStatus: asked,
+      selfDeclaredMadeForKids: upload.status.selfDeclaredMadeForKids,
+      contentType: upload.contentType,
+    },
   });
   const video: YouTubeVideo = { id, userId: user.userId, resource, published };
   state.youtube.videos.set(id, video);
@@ -150,15 +202,29 @@ function finish(state: SandboxState, user: SandboxUser, upload: YouTubeUpload): 
 }
 
 /** thumbnails.set: the image bytes for one of the channel's videos. */
-export async function setThumbnail(state: SandboxState, user: SandboxUser, videoId: string, contentType: string | undefined, body: AsyncIterable<Buffer>): Promise<{ response: Record<string, unknown>; read: number }> {
+export async function setThumbnail(
+  state: SandboxState,
+  user: SandboxUser,
+  videoId: string,
+  contentType: string | undefined,
+  body: AsyncIterable<Buffer>,
+): Promise<{ response: Record<string, unknown>; read: number }> {
   const video = state.youtube.videos.get(videoId);
-  if (!video?.published || video.userId !== user.userId) throw new YouTubeError(404, 'videoNotFound', 'The video that you are trying to update cannot be found.');
-  if (!/^(image\/jpeg|image\/png|application\/octet-stream)/.test(contentType ?? '')) throw badRequest('invalidImage', 'The provided image content is invalid.');
+  if (!video?.published || video.userId !== user.userId)
+    throw new YouTubeError(404, 'videoNotFound', 'The video that you are trying to update cannot be found.');
+  if (!/^(image\/jpeg|image\/png|application\/octet-stream)/.test(contentType ?? ''))
+    throw badRequest('invalidImage', 'The provided image content is invalid.');
   const read = await drain(body);
   if (read === 0) throw badRequest('mediaBodyRequired', 'The request does not include the image content.');
-  if (read > state.youtube.limits.maxThumbnailBytes) throw badRequest('invalidImage', 'The thumbnail image file is too large.');
+  if (read > state.youtube.limits.maxThumbnailBytes)
+    throw badRequest('invalidImage', 'The thumbnail image file is too large.');
   if (!state.youtube.charge('thumbnail', state.now())) {
-    throw new YouTubeError(403, 'quotaExceeded', 'The request cannot be completed because you have exceeded your quota.', 'youtube.quota');
+    throw new YouTubeError(
+      403,
+      'quotaExceeded',
+      'The request cannot be completed because you have exceeded your quota.',
+      'youtube.quota',
+    );
   }
   video.published.details = { ...video.published.details, thumbnailBytes: read };
   const url = (size: string) => `https://i.ytimg.com/vi/${videoId}/${size}.jpg`;
@@ -167,7 +233,13 @@ export async function setThumbnail(state: SandboxState, user: SandboxUser, video
     response: {
       kind: 'youtube#thumbnailSetResponse',
       etag: randomBytes(12).toString('base64url'),
-      items: [{ default: { url: url('default'), width: 120, height: 90 }, medium: { url: url('mqdefault'), width: 320, height: 180 }, high: { url: url('hqdefault'), width: 480, height: 360 } }],
+      items: [
+        {
+          default: { url: url('default'), width: 120, height: 90 },
+          medium: { url: url('mqdefault'), width: 320, height: 180 },
+          high: { url: url('hqdefault'), width: 480, height: 360 },
+        },
+      ],
     },
   };
 }

@@ -11,7 +11,12 @@ export interface DeliveryPolicy {
  * attempt n (1-based) of the automatic series is followed by a retry `schedule[n-1]` later; a manual
  * retry is a single attempt.
  */
-export function nextAttemptAfterFailure(policy: DeliveryPolicy, attemptNo: number, singleAttempt: boolean, failedAt: Date): Date | null {
+export function nextAttemptAfterFailure(
+  policy: DeliveryPolicy,
+  attemptNo: number,
+  singleAttempt: boolean,
+  failedAt: Date,
+): Date | null {
   if (singleAttempt || attemptNo > policy.retryScheduleMs.length) return null;
   return new Date(failedAt.getTime() + policy.retryScheduleMs[attemptNo - 1]);
 }

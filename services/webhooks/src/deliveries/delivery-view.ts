@@ -10,7 +10,12 @@ export function toWebhookDelivery(d: Delivery, attempts: Attempt[]): WebhookDeli
     status: d.status,
     responseCode: d.lastResponseCode,
     attemptCount: d.attemptCount,
-    attempts: attempts.map((a) => ({ attemptedAt: a.attemptedAt.toISOString(), durationMs: a.durationMs, responseCode: a.responseCode, error: a.error })),
+    attempts: attempts.map((a) => ({
+      attemptedAt: a.attemptedAt.toISOString(),
+      durationMs: a.durationMs,
+      responseCode: a.responseCode,
+      error: a.error,
+    })),
     nextAttemptAt: d.status === 'pending' && d.nextAttemptAt ? d.nextAttemptAt.toISOString() : null,
     deliveredAt: d.deliveredAt ? d.deliveredAt.toISOString() : null,
     createdAt: d.createdAt.toISOString(),

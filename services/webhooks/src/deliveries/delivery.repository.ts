@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { databaseOf, type DatabaseSource } from '@postbus/kit';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'cancelled';
 
@@ -91,7 +92,8 @@ function toDelivery(r: DeliveryRow): Delivery {
   };
 }
 
-type Db = DataSource | EntityManager;
+/** The data source, a transaction's manager, or the port: whichever transaction the caller holds. */
+type Db = DatabaseSource;
 
 /** The deliveries table is the durable queue of outgoing webhooks and their history. */
 export class DeliveryRepository {
@@ -107,7 +109,7 @@ export class DeliveryRepository {
       return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, 'pending', $${deliveries.length * 6 + 1}::timestamptz, $${deliveries.length * 6 + 1}::timestamptz)`;
     });
     values.push(now);
-    const inserted: { id: string }[] = await db.query(
+    const inserted: { id: string }[] = await databaseOf(db).query(
       `WITH added AS (
          INSERT INTO deliveries (id, endpoint_id, account_id, event_id, event_type, body, status, next_attempt_at, created_at)
          VALUES ${rows.join(', ')} ON CONFLICT (endpoint_id, event_id) DO NOTHING RETURNING id)
@@ -137,41 +139,42 @@ export class DeliveryRepository {
   }
 
   /** Records an attempt and the delivery's next state, if this process still holds the lease. */
-  async recordAttempt(m: EntityManager, claimed: ClaimedDelivery, o: AttemptOutcome): Promise<boolean> {
-    const rows: { attempt_count: number }[] = await m.query(
-      `WITH changed AS (
-         UPDATE deliveries SET status = $3, attempt_count = attempt_count + 1, scheduled_attempts = $4, single_attempt = false,
-           next_attempt_at = $5, last_response_code = $6, delivered_at = CASE WHEN $3 = 'succeeded' THEN $7::timestamptz ELSE delivered_at END, claim_token = NULL
-         WHERE id = $1 AND claim_token = $2 AND status = 'pending' RETURNING attempt_count)
-       SELECT attempt_count FROM changed`,
+  async recordAttempt(source: Db, claimed: ClaimedDelivery, o: AttemptOutcome): Promise<boolean> {
+    const m = databaseOf(source);
+    const rows = await m.updateReturning<{ attempt_count: number }>(
+      `UPDATE deliveries SET status = $3, attempt_count = attempt_count + 1, scheduled_attempts = $4, single_attempt = false,
+         next_attempt_at = $5, last_response_code = $6, delivered_at = CASE WHEN $3 = 'succeeded' THEN $7::timestamptz ELSE delivered_at END, claim_token = NULL
+       WHERE id = $1 AND claim_token = $2 AND status = 'pending' RETURNING attempt_count`,
       [claimed.id, claimed.claimToken, o.status, o.scheduledAttempts, o.nextAttemptAt, o.responseCode, o.attemptedAt],
     );
     if (!rows.length) return false;
-    await m.query(`INSERT INTO delivery_attempts (delivery_id, attempt_no, attempted_at, duration_ms, response_code, error) VALUES ($1, $2, $3, $4, $5, $6)`, [
-      claimed.id,
-      rows[0].attempt_count,
-      o.attemptedAt,
-      o.durationMs,
-      o.responseCode,
-      o.error,
-    ]);
+    await m.query(
+      `INSERT INTO delivery_attempts (delivery_id, attempt_no, attempted_at, duration_ms, response_code, error) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [claimed.id, rows[0].attempt_count, o.attemptedAt, o.durationMs, o.responseCode, o.error],
+    );
     return true;
   }
 
   /** Ends a leased delivery without an attempt (its endpoint was deleted or paused meanwhile). */
   async cancelClaimed(claimed: ClaimedDelivery): Promise<void> {
-    await this.ds.query(`UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, claim_token = NULL WHERE id = $1 AND claim_token = $2 AND status = 'pending'`, [
-      claimed.id,
-      claimed.claimToken,
-    ]);
+    await this.ds.query(
+      `UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, claim_token = NULL WHERE id = $1 AND claim_token = $2 AND status = 'pending'`,
+      [claimed.id, claimed.claimToken],
+    );
   }
 
-  async cancelPending(m: EntityManager, endpointId: string): Promise<void> {
-    await m.query(`UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, claim_token = NULL WHERE endpoint_id = $1 AND status = 'pending'`, [endpointId]);
+  async cancelPending(m: Db, endpointId: string): Promise<void> {
+    await databaseOf(m).query(
+      `UPDATE deliveries SET status = 'cancelled', next_attempt_at = NULL, claim_token = NULL WHERE endpoint_id = $1 AND status = 'pending'`,
+      [endpointId],
+    );
   }
 
   async findForEndpoint(endpointId: string, id: string): Promise<Delivery | undefined> {
-    const rows: DeliveryRow[] = await this.ds.query('SELECT * FROM deliveries WHERE id = $1 AND endpoint_id = $2', [id, endpointId]);
+    const rows: DeliveryRow[] = await this.ds.query('SELECT * FROM deliveries WHERE id = $1 AND endpoint_id = $2', [
+      id,
+      endpointId,
+    ]);
     return rows[0] && toDelivery(rows[0]);
   }
 
@@ -185,7 +188,10 @@ export class DeliveryRepository {
            ORDER BY created_at DESC, id DESC LIMIT $2`,
           [endpointId, limit, afterId],
         )
-      : await this.ds.query('SELECT * FROM deliveries WHERE endpoint_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2', [endpointId, limit]);
+      : await this.ds.query(
+          'SELECT * FROM deliveries WHERE endpoint_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2',
+          [endpointId, limit],
+        );
     return rows.map(toDelivery);
   }
 
@@ -193,9 +199,17 @@ export class DeliveryRepository {
   async attemptsOf(ids: string[]): Promise<Map<string, Attempt[]>> {
     const out = new Map<string, Attempt[]>(ids.map((id) => [id, []]));
     if (!ids.length) return out;
-    const rows: AttemptRow[] = await this.ds.query('SELECT * FROM delivery_attempts WHERE delivery_id = ANY($1) ORDER BY delivery_id, attempt_no', [ids]);
+    const rows: AttemptRow[] = await this.ds.query(
+      'SELECT * FROM delivery_attempts WHERE delivery_id = ANY($1) ORDER BY delivery_id, attempt_no',
+      [ids],
+    );
     for (const r of rows) {
-      out.get(r.delivery_id)?.push({ attemptedAt: new Date(r.attempted_at), durationMs: r.duration_ms, responseCode: r.response_code, error: r.error });
+      out.get(r.delivery_id)?.push({
+        attemptedAt: new Date(r.attempted_at),
+        durationMs: r.duration_ms,
+        responseCode: r.response_code,
+        error: r.error,
+      });
     }
     return out;
   }
@@ -205,13 +219,11 @@ export class DeliveryRepository {
    * (succeeded, failed, cancelled) gets one more attempt.
    */
   async retryNow(endpointId: string, id: string, now: Date): Promise<Delivery | undefined> {
-    const rows: DeliveryRow[] = await this.ds.query(
-      `WITH changed AS (
-         UPDATE deliveries SET single_attempt = (single_attempt OR status <> 'pending'), status = 'pending', next_attempt_at = $3, claim_token = NULL
-         WHERE id = $1 AND endpoint_id = $2 RETURNING *)
-       SELECT * FROM changed`,
+    const [row] = await databaseOf(this.ds).updateReturning<DeliveryRow>(
+      `UPDATE deliveries SET single_attempt = (single_attempt OR status <> 'pending'), status = 'pending', next_attempt_at = $3, claim_token = NULL
+        WHERE id = $1 AND endpoint_id = $2 RETURNING *`,
       [id, endpointId, now],
     );
-    return rows[0] && toDelivery(rows[0]);
+    return row && toDelivery(row);
   }
 }

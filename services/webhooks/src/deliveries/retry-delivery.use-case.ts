@@ -4,7 +4,12 @@ import { findOwnEndpoint } from '../endpoints/find-endpoints.queries';
 import { toWebhookDelivery } from './delivery-view';
 
 /** Sends a delivery again now: same webhook-id and body, a fresh timestamp and signature. */
-export async function retryDelivery(ports: EndpointPorts, principal: Principal, id: string, deliveryId: string): Promise<WebhookDelivery> {
+export async function retryDelivery(
+  ports: EndpointPorts,
+  principal: Principal,
+  id: string,
+  deliveryId: string,
+): Promise<WebhookDelivery> {
   const endpoint = await findOwnEndpoint(ports, principal, id);
   const delivery = await ports.deliveries.retryNow(endpoint.id, deliveryId, ports.clock());
   if (!delivery) throw new AppError('not_found', `No delivery ${deliveryId} for webhook ${id}.`);

@@ -1,9 +1,9 @@
-import type { DataSource } from 'typeorm';
+import type { Database } from '@postbus/kit';
 import type { DeliveryRepository } from '../deliveries/delivery.repository';
 import type { EndpointRepository } from './endpoint.repository';
 
 export interface EndpointPorts {
-  ds: DataSource;
+  db: Database;
   endpoints: EndpointRepository;
   deliveries: DeliveryRepository;
   clock: () => Date;

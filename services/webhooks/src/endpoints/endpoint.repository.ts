@@ -1,4 +1,5 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import { databaseOf, type Database, type DatabaseSource } from '@postbus/kit';
 import type { WebhookSecretBox } from './webhook-secret-box';
 
 export type EndpointStatus = 'enabled' | 'disabled' | 'deleted';
@@ -90,14 +91,19 @@ function toEndpoint(r: EndpointRow): Endpoint {
   };
 }
 
-type Db = DataSource | EntityManager;
+/** The data source, a transaction's manager, or the port: whichever transaction the caller holds. */
+type Db = DatabaseSource;
 
 /** The endpoints table; every read on behalf of a caller is filtered by its account, deleted endpoints are never answered. */
 export class EndpointRepository {
+  private readonly db: Database;
+
   constructor(
     readonly ds: DataSource,
     private readonly secrets: WebhookSecretBox,
-  ) {}
+  ) {
+    this.db = databaseOf(ds);
+  }
 
   /** Stores the endpoint with its secret sealed. */
   async insert(e: NewEndpoint, now: Date): Promise<Endpoint> {
@@ -109,13 +115,19 @@ export class EndpointRepository {
     return toEndpoint(rows[0]);
   }
 
-  async findForAccount(accountId: string, id: string, db: Db = this.ds): Promise<Endpoint | undefined> {
-    const rows: EndpointRow[] = await db.query(`SELECT * FROM endpoints WHERE id = $1 AND account_id = $2 AND status <> 'deleted'`, [id, accountId]);
+  async findForAccount(accountId: string, id: string, db: Db = this.db): Promise<Endpoint | undefined> {
+    const rows: EndpointRow[] = await databaseOf(db).query(
+      `SELECT * FROM endpoints WHERE id = $1 AND account_id = $2 AND status <> 'deleted'`,
+      [id, accountId],
+    );
     return rows[0] && toEndpoint(rows[0]);
   }
 
   async listForAccount(accountId: string): Promise<Endpoint[]> {
-    const rows: EndpointRow[] = await this.ds.query(`SELECT * FROM endpoints WHERE account_id = $1 AND status <> 'deleted' ORDER BY created_at DESC, id DESC`, [accountId]);
+    const rows: EndpointRow[] = await this.ds.query(
+      `SELECT * FROM endpoints WHERE account_id = $1 AND status <> 'deleted' ORDER BY created_at DESC, id DESC`,
+      [accountId],
+    );
     return rows.map(toEndpoint);
   }
 
@@ -129,13 +141,24 @@ export class EndpointRepository {
   /** Enabled endpoints subscribed to an event type, of one account or (accountId undefined) of every account. */
   async subscribed(eventType: string, accountId?: string): Promise<Endpoint[]> {
     const rows: EndpointRow[] = accountId
-      ? await this.ds.query(`SELECT * FROM endpoints WHERE status = 'enabled' AND events @> ARRAY[$1]::text[] AND account_id = $2`, [eventType, accountId])
-      : await this.ds.query(`SELECT * FROM endpoints WHERE status = 'enabled' AND events @> ARRAY[$1]::text[]`, [eventType]);
+      ? await this.ds.query(
+          `SELECT * FROM endpoints WHERE status = 'enabled' AND events @> ARRAY[$1]::text[] AND account_id = $2`,
+          [eventType, accountId],
+        )
+      : await this.ds.query(`SELECT * FROM endpoints WHERE status = 'enabled' AND events @> ARRAY[$1]::text[]`, [
+          eventType,
+        ]);
     return rows.map(toEndpoint);
   }
 
   /** Applies a change to an endpoint that is not deleted; undefined when there is none (or it is another account's). */
-  async change(db: Db, id: string, change: EndpointChange, now: Date, accountId?: string): Promise<Endpoint | undefined> {
+  async change(
+    db: Db,
+    id: string,
+    change: EndpointChange,
+    now: Date,
+    accountId?: string,
+  ): Promise<Endpoint | undefined> {
     const sets: string[] = ['updated_at = $2'];
     const values: unknown[] = [id, now];
     for (const [key, column] of Object.entries(COLUMNS) as [keyof EndpointChange, string][]) {
@@ -148,8 +171,10 @@ export class EndpointRepository {
       values.push(accountId);
       where += ` AND account_id = $${values.length}`;
     }
-    // Through a CTE so the driver answers rows (a bare UPDATE … RETURNING answers [rows, count]).
-    const rows: EndpointRow[] = await db.query(`WITH changed AS (UPDATE endpoints SET ${sets.join(', ')} WHERE ${where} RETURNING *) SELECT * FROM changed`, values);
+    const rows = await databaseOf(db).updateReturning<EndpointRow>(
+      `UPDATE endpoints SET ${sets.join(', ')} WHERE ${where} RETURNING *`,
+      values,
+    );
     return rows[0] && toEndpoint(rows[0]);
   }
 
@@ -157,15 +182,22 @@ export class EndpointRepository {
    * The new secret signs from now on; the one it replaces (read under the row's lock) keeps signing
    * until `previousExpiresAt`. Each is sealed for the column it is stored in.
    */
-  async rotate(accountId: string, id: string, secret: string, previousExpiresAt: Date, now: Date): Promise<Endpoint | undefined> {
-    return this.ds.transaction(async (m) => {
-      const [current]: EndpointRow[] = await m.query(`SELECT id, secret FROM endpoints WHERE id = $1 AND account_id = $2 AND status <> 'deleted' FOR UPDATE`, [id, accountId]);
+  async rotate(
+    accountId: string,
+    id: string,
+    secret: string,
+    previousExpiresAt: Date,
+    now: Date,
+  ): Promise<Endpoint | undefined> {
+    return this.db.transaction(async (m) => {
+      const [current]: EndpointRow[] = await m.query(
+        `SELECT id, secret FROM endpoints WHERE id = $1 AND account_id = $2 AND status <> 'deleted' FOR UPDATE`,
+        [id, accountId],
+      );
       if (!current) return undefined;
       const previous = this.secrets.seal(id, 'previous_secret', this.secrets.open(id, 'secret', current.secret));
-      const rows: EndpointRow[] = await m.query(
-        `WITH changed AS (
-           UPDATE endpoints SET previous_secret = $2, secret = $3, previous_secret_expires_at = $4, updated_at = $5 WHERE id = $1 RETURNING *)
-         SELECT * FROM changed`,
+      const rows = await m.updateReturning<EndpointRow>(
+        `UPDATE endpoints SET previous_secret = $2, secret = $3, previous_secret_expires_at = $4, updated_at = $5 WHERE id = $1 RETURNING *`,
         [id, previous, this.secrets.seal(id, 'secret', secret), previousExpiresAt, now],
       );
       return toEndpoint(rows[0]);
@@ -173,8 +205,8 @@ export class EndpointRepository {
   }
 
   /** Endpoints after `afterId` (any state) holding a secret that does not start with `prefix`, locked for re-sealing. */
-  async lockSecretsStoredOtherwise(m: EntityManager, prefix: string, afterId: string, limit: number): Promise<StoredSecrets[]> {
-    const rows: Pick<EndpointRow, 'id' | 'secret' | 'previous_secret'>[] = await m.query(
+  async lockSecretsStoredOtherwise(m: Db, prefix: string, afterId: string, limit: number): Promise<StoredSecrets[]> {
+    const rows: Pick<EndpointRow, 'id' | 'secret' | 'previous_secret'>[] = await databaseOf(m).query(
       `SELECT id, secret, previous_secret FROM endpoints
        WHERE id > $3 AND (NOT starts_with(secret, $1) OR (previous_secret IS NOT NULL AND NOT starts_with(previous_secret, $1)))
        ORDER BY id LIMIT $2 FOR UPDATE`,
@@ -183,36 +215,44 @@ export class EndpointRepository {
     return rows.map((r) => ({ id: r.id, secret: r.secret, previousSecret: r.previous_secret }));
   }
 
-  async saveSealedSecrets(m: EntityManager, id: string, secret: string, previousSecret: string | null): Promise<void> {
-    await m.query('UPDATE endpoints SET secret = $2, previous_secret = $3 WHERE id = $1', [id, secret, previousSecret]);
+  async saveSealedSecrets(m: Db, id: string, secret: string, previousSecret: string | null): Promise<void> {
+    await databaseOf(m).query('UPDATE endpoints SET secret = $2, previous_secret = $3 WHERE id = $1', [
+      id,
+      secret,
+      previousSecret,
+    ]);
   }
 
   /** How many stored secrets start with `prefix` (are sealed with that key). */
   async countSecretsStoredWith(prefix: string): Promise<number> {
-    const [{ n }] = await this.ds.query(
+    const [{ n }] = await this.ds.query<{ n: number }[]>(
       `SELECT (count(*) FILTER (WHERE starts_with(secret, $1)) + count(*) FILTER (WHERE starts_with(previous_secret, $1)))::int AS n FROM endpoints`,
       [prefix],
     );
     return n;
   }
 
-  async markDeleted(m: EntityManager, accountId: string, id: string, now: Date): Promise<Endpoint | undefined> {
-    const rows: EndpointRow[] = await m.query(
-      `WITH changed AS (UPDATE endpoints SET status = 'deleted', deleted_at = $3, updated_at = $3 WHERE id = $1 AND account_id = $2 AND status <> 'deleted' RETURNING *)
-       SELECT * FROM changed`,
+  async markDeleted(m: Db, accountId: string, id: string, now: Date): Promise<Endpoint | undefined> {
+    const rows = await databaseOf(m).updateReturning<EndpointRow>(
+      `UPDATE endpoints SET status = 'deleted', deleted_at = $3, updated_at = $3 WHERE id = $1 AND account_id = $2 AND status <> 'deleted' RETURNING *`,
       [id, accountId, now],
     );
     return rows[0] && toEndpoint(rows[0]);
   }
 
   /** A failed attempt: starts (or continues) the endpoint's run of failures; answers when the run began. */
-  async noteFailure(m: EntityManager, id: string, at: Date): Promise<Endpoint | undefined> {
-    const rows: EndpointRow[] = await m.query(`WITH changed AS (UPDATE endpoints SET failing_since = coalesce(failing_since, $2) WHERE id = $1 RETURNING *) SELECT * FROM changed`, [id, at]);
+  async noteFailure(m: Db, id: string, at: Date): Promise<Endpoint | undefined> {
+    const rows = await databaseOf(m).updateReturning<EndpointRow>(
+      `UPDATE endpoints SET failing_since = coalesce(failing_since, $2) WHERE id = $1 RETURNING *`,
+      [id, at],
+    );
     return rows[0] && toEndpoint(rows[0]);
   }
 
   /** A successful attempt ends the run of failures. */
-  async noteSuccess(m: EntityManager, id: string): Promise<void> {
-    await m.query('UPDATE endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [id]);
+  async noteSuccess(m: Db, id: string): Promise<void> {
+    await databaseOf(m).query('UPDATE endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [
+      id,
+    ]);
   }
 }

@@ -6,7 +6,11 @@ import type { EndpointPorts } from './endpoint.ports';
 type ReadPorts = Pick<EndpointPorts, 'endpoints' | 'clock'>;
 
 /** The account's endpoint, or not_found (another account's answers exactly the same). */
-export async function findOwnEndpoint(ports: Pick<EndpointPorts, 'endpoints'>, principal: Principal, id: string): Promise<Endpoint> {
+export async function findOwnEndpoint(
+  ports: Pick<EndpointPorts, 'endpoints'>,
+  principal: Principal,
+  id: string,
+): Promise<Endpoint> {
   const endpoint = await ports.endpoints.findForAccount(principal.accountId, id);
   if (!endpoint) throw new AppError('not_found', `No webhook ${id}.`);
   return endpoint;

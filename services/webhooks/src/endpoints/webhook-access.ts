@@ -6,6 +6,9 @@ import { AppError, type Principal } from '@postbus/contracts';
  */
 export function assertMayUseWebhooks(principal: Principal): void {
   if (principal.profileIds !== 'all') {
-    throw new AppError('profile_scope_denied', 'Webhooks receive the events of every profile of the account, so a key limited to some profiles may not read or manage them; use a key for all profiles.');
+    throw new AppError(
+      'profile_scope_denied',
+      'Webhooks receive the events of every profile of the account, so a key limited to some profiles may not read or manage them; use a key for all profiles.',
+    );
   }
 }

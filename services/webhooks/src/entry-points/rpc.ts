@@ -24,5 +24,7 @@ export function registerRpc(rpc: RpcServer, ports: EndpointPorts): void {
   handle(Rpc.webhooksDelete, ({ id }, { principal }) => deleteEndpoint(ports, principal, id));
   handle(Rpc.webhooksRotateSecret, ({ id }, { principal }) => rotateSecret(ports, principal, id));
   handle(Rpc.webhooksListDeliveries, (query, { principal }) => listDeliveries(ports, principal, query));
-  handle(Rpc.webhooksRetryDelivery, ({ id, deliveryId }, { principal }) => retryDelivery(ports, principal, id, deliveryId));
+  handle(Rpc.webhooksRetryDelivery, ({ id, deliveryId }, { principal }) =>
+    retryDelivery(ports, principal, id, deliveryId),
+  );
 }

@@ -1,5 +1,15 @@
-import type { DataSource } from 'typeorm';
-import { AppError, newId, RESTRICTING_WARNING_CODES, WEBHOOK_EVENT_TYPES, type EventEnvelope, type Post, type WebhookEventType } from '@postbus/contracts';
+import type { Database } from '@postbus/kit';
+import {
+  AppError,
+  newId,
+  RESTRICTING_WARNING_CODES,
+  WEBHOOK_EVENT_TYPES,
+  type EventEnvelope,
+  type EventOf,
+  type Events,
+  type Post,
+  type WebhookEventType,
+} from '@postbus/contracts';
 import type { Logger } from '@postbus/kit';
 import type { DeliveryRepository } from '../deliveries/delivery.repository';
 import type { EndpointRepository } from '../endpoints/endpoint.repository';
@@ -7,7 +17,7 @@ import { postAsAnnounced } from './post-as-announced';
 import { webhookEventId, type WebhookPayload } from './webhook-payload';
 
 export interface FanOutPorts {
-  ds: DataSource;
+  db: Database;
   endpoints: EndpointRepository;
   deliveries: DeliveryRepository;
   clock: () => Date;
@@ -18,32 +28,21 @@ export interface FanOutPorts {
   logger: Logger;
 }
 
-const isWebhookEvent = (name: string): name is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(name);
+const isWebhookEvent = (name: string): name is WebhookEventType =>
+  (WEBHOOK_EVENT_TYPES as readonly string[]).includes(name);
 
 /**
  * An event becomes one delivery per enabled endpoint of the event's account that subscribed to it,
  * committed before the event is acknowledged (a redelivered event adds nothing: one delivery per
  * endpoint and event). Nothing reaches another account's endpoints.
  */
-export async function fanOutEvent(ports: FanOutPorts, event: EventEnvelope, opts: { mayWaitForPosts: boolean }): Promise<number> {
-  const restricted = restrictedEventOf(event);
-  return (await fanOutOne(ports, event, opts)) + (restricted ? await fanOutOne(ports, restricted, opts) : 0);
-}
-
-/**
- * post.restricted rides on the post.published it comes from (same facts, its own stable id), so it
- * commits with it and is delivered once per endpoint like any other event.
- */
-function restrictedEventOf(event: EventEnvelope): EventEnvelope | undefined {
-  if (event.name !== 'post.published') return undefined;
-  const warnings = (event.data as { warnings?: unknown } | undefined)?.warnings;
-  const restricting = Array.isArray(warnings) && warnings.some((w) => (RESTRICTING_WARNING_CODES as readonly unknown[]).includes((w as { code?: unknown })?.code));
-  return restricting ? { ...event, id: `${event.id}:restricted`, name: 'post.restricted' } : undefined;
-}
-
-async function fanOutOne(ports: FanOutPorts, event: EventEnvelope, opts: { mayWaitForPosts: boolean }): Promise<number> {
+export async function fanOutEvent(
+  ports: FanOutPorts,
+  event: EventEnvelope,
+  opts: { mayWaitForPosts: boolean },
+): Promise<number> {
   if (!isWebhookEvent(event.name)) return 0;
-  const data = (event.data ?? {}) as Record<string, unknown>;
+  const data: Record<string, unknown> = isRecord(event.data) ? event.data : {};
   const accountId = typeof data.accountId === 'string' ? data.accountId : undefined;
   const subscribers = await ports.endpoints.subscribed(event.name, accountId);
   if (!subscribers.length) return 0;
@@ -62,21 +61,61 @@ async function fanOutOne(ports: FanOutPorts, event: EventEnvelope, opts: { mayWa
     return 0;
   }
 
-  const payload: WebhookPayload = { id: webhookEventId(event.id), type: event.name, timestamp: event.occurredAt, data: payloadData };
+  const payload: WebhookPayload = {
+    id: webhookEventId(event.id),
+    type: event.name,
+    timestamp: event.occurredAt,
+    data: payloadData,
+  };
   const body = JSON.stringify(payload);
   const rows = subscribers
     .filter((s) => s.accountId === owner)
-    .map((s) => ({ id: newId('msg'), endpointId: s.id, accountId: s.accountId, eventId: payload.id, eventType: event.name, body }));
-  const added = await ports.deliveries.insertMany(ports.ds, rows, ports.clock());
+    .map((s) => ({
+      id: newId('msg'),
+      endpointId: s.id,
+      accountId: s.accountId,
+      eventId: payload.id,
+      eventType: event.name,
+      body,
+    }));
+  const added = await ports.deliveries.insertMany(ports.db, rows, ports.clock());
   if (added) ports.announce();
   return added;
 }
 
 /**
+ * A post.published, and the post.restricted that rides on it when its warnings say fewer people can
+ * see the post (same facts, its own stable id), so it commits with it and is delivered once per
+ * endpoint like any other event.
+ */
+export async function fanOutPublished(
+  ports: FanOutPorts,
+  event: EventOf<typeof Events.postPublished>,
+  opts: { mayWaitForPosts: boolean },
+): Promise<number> {
+  const restricting = (event.data.warnings ?? []).some((w) =>
+    (RESTRICTING_WARNING_CODES as readonly string[]).includes(w.code),
+  );
+  const published = await fanOutEvent(ports, event, opts);
+  return (
+    published +
+    (restricting
+      ? await fanOutEvent(ports, { ...event, id: `${event.id}:restricted`, name: 'post.restricted' }, opts)
+      : 0)
+  );
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/**
  * The post and its account. Events announced before they carried accountId are matched by asking
  * posts on behalf of each subscribed account in turn: only the owner's read succeeds.
  */
-async function findPost(ports: FanOutPorts, postId: string, accountIds: string[]): Promise<{ accountId: string; post: Post } | undefined> {
+async function findPost(
+  ports: FanOutPorts,
+  postId: string,
+  accountIds: string[],
+): Promise<{ accountId: string; post: Post } | undefined> {
   for (const accountId of accountIds) {
     try {
       return { accountId, post: await ports.getPost(accountId, postId) };

@@ -21,7 +21,9 @@ export class CreateWebhooks1732200000601 implements MigrationInterface {
       updated_at timestamptz NOT NULL DEFAULT now(),
       deleted_at timestamptz
     )`);
-    await q.query(`CREATE INDEX endpoints_account ON endpoints (account_id, created_at DESC, id DESC) WHERE status <> 'deleted'`);
+    await q.query(
+      `CREATE INDEX endpoints_account ON endpoints (account_id, created_at DESC, id DESC) WHERE status <> 'deleted'`,
+    );
     await q.query(`CREATE INDEX endpoints_subscribed ON endpoints USING gin (events) WHERE status = 'enabled'`);
 
     // The durable queue: one row per (endpoint, event), claimed with FOR UPDATE SKIP LOCKED and leased while sent.

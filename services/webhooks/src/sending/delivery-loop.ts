@@ -52,14 +52,20 @@ export class DeliveryLoop {
         this.again = false;
         while (!this.stopped && this.inFlight.size < this.opts.concurrency) {
           const now = this.opts.clock();
-          const claimed = await this.opts.deliveries.claimDue(now, this.opts.concurrency - this.inFlight.size, new Date(now.getTime() + this.opts.leaseMs));
+          const claimed = await this.opts.deliveries.claimDue(
+            now,
+            this.opts.concurrency - this.inFlight.size,
+            new Date(now.getTime() + this.opts.leaseMs),
+          );
           if (!claimed.length) break;
           const endpoints = await this.opts.endpoints.findByIds([...new Set(claimed.map((c) => c.endpointId))]);
           for (const c of claimed) this.track(c, endpoints.get(c.endpointId));
         }
       } while (this.again && !this.stopped);
     } catch (err) {
-      this.opts.logger.warn('claiming webhook deliveries failed; trying again at the next look', { err: (err as Error).message });
+      this.opts.logger.warn('claiming webhook deliveries failed; trying again at the next look', {
+        err: (err as Error).message,
+      });
     } finally {
       this.pumping = false;
     }
@@ -72,7 +78,10 @@ export class DeliveryLoop {
         if (nextAttemptAt) this.wakeAt(nextAttemptAt);
       })
       .catch((err: Error) => {
-        this.opts.logger.error('webhook delivery attempt failed to run; its lease will end and it is tried again', { deliveryId: claimed.id, err: err.message });
+        this.opts.logger.error('webhook delivery attempt failed to run; its lease will end and it is tried again', {
+          deliveryId: claimed.id,
+          err: err.message,
+        });
       })
       .finally(() => {
         this.inFlight.delete(work);

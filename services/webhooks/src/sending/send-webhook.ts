@@ -34,7 +34,8 @@ export function webhookSender(opts: { allowLoopback: boolean; timeoutMs: number;
       const note = res.status >= 300 && res.status < 400 ? ' (redirects are not followed)' : '';
       return { responseCode: res.status, error: `HTTP ${res.status}${note}` };
     } catch (err) {
-      if (isNetError(err)) return { responseCode: null, error: err.kind === 'timeout' ? `timed out: ${err.message}` : err.message };
+      if (isNetError(err))
+        return { responseCode: null, error: err.kind === 'timeout' ? `timed out: ${err.message}` : err.message };
       throw err;
     }
   };

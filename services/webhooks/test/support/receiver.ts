@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface Received {
@@ -22,24 +22,26 @@ export class Receiver {
   }
 
   async listen(port = 0): Promise<this> {
-    this.server = createServer(async (req, res) => {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const body = Buffer.concat(chunks).toString('utf8');
-      this.received.push({
-        id: String(req.headers['webhook-id']),
-        timestamp: String(req.headers['webhook-timestamp']),
-        signature: String(req.headers['webhook-signature']),
-        contentType: String(req.headers['content-type']),
-        body,
-        json: JSON.parse(body),
-      });
-      const status = typeof this.status === 'function' ? this.status(this.received.length) : this.status;
-      res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
-    });
+    this.server = createServer((req, res) => void this.receive(req, res));
     await new Promise<void>((resolve, reject) => this.server!.once('error', reject).listen(port, '127.0.0.1', resolve));
     this.port = (this.server.address() as AddressInfo).port;
     return this;
+  }
+
+  private async receive(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    this.received.push({
+      id: String(req.headers['webhook-id']),
+      timestamp: String(req.headers['webhook-timestamp']),
+      signature: String(req.headers['webhook-signature']),
+      contentType: String(req.headers['content-type']),
+      body,
+      json: JSON.parse(body),
+    });
+    const status = typeof this.status === 'function' ? this.status(this.received.length) : this.status;
+    res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * every `v1,<base64>` in webhook-signature is compared with HMAC-SHA256(key, `${id}.${timestamp}.${body}`),
  * where key is the base64 after `whsec_`. Answers which of the listed signatures this secret made.
  */
-export function signaturesMadeBy(secret: string, headers: { id: string; timestamp: string; signature: string }, body: string): number[] {
+export function signaturesMadeBy(
+  secret: string,
+  headers: { id: string; timestamp: string; signature: string },
+  body: string,
+): number[] {
   const key = Buffer.from(secret.split('_')[1], 'base64');
   const expected = createHmac('sha256', key).update(`${headers.id}.${headers.timestamp}.${body}`).digest();
   const matches: number[] = [];
@@ -19,6 +23,10 @@ export function signaturesMadeBy(secret: string, headers: { id: string; timestam
 }
 
 /** True when some signature in the header was made with this secret. */
-export function verifiedBy(secret: string, headers: { id: string; timestamp: string; signature: string }, body: string): boolean {
+export function verifiedBy(
+  secret: string,
+  headers: { id: string; timestamp: string; signature: string },
+  body: string,
+): boolean {
   return signaturesMadeBy(secret, headers, body).length > 0;
 }

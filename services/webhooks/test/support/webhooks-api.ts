@@ -1,4 +1,4 @@
-import type { RunningSystem } from '@postbus/testing';
+import type { RunningSystem } from '../../../../tests/system/support/system';
 
 export interface ApiAnswer {
   status: number;
@@ -6,17 +6,29 @@ export interface ApiAnswer {
 }
 
 /** One call to the gateway as a client makes it. */
-export async function api(system: RunningSystem, path: string, init: { method?: string; key?: string; body?: unknown; rawBody?: string } = {}): Promise<ApiAnswer> {
+export async function api(
+  system: RunningSystem,
+  path: string,
+  init: { method?: string; key?: string; body?: unknown; rawBody?: string } = {},
+): Promise<ApiAnswer> {
   const headers: Record<string, string> = {};
   if (init.key) headers.authorization = `Bearer ${init.key}`;
   if (init.body !== undefined || init.rawBody !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${system.baseUrl}${path}`, { method: init.method ?? 'GET', headers, body: init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body)) });
+  const res = await fetch(`${system.baseUrl}${path}`, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
 /** Registers an endpoint and answers it with its secret (fails the test on anything but 201). */
-export async function createWebhook(system: RunningSystem, key: string, body: { url: string; events: string[]; description?: string }) {
+export async function createWebhook(
+  system: RunningSystem,
+  key: string,
+  body: { url: string; events: string[]; description?: string },
+) {
   const res = await api(system, '/api/v1/webhooks', { method: 'POST', key, body });
   if (res.status !== 201) throw new Error(`webhook not created: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as { id: string; secret: string; url: string; events: string[]; status: string };
@@ -30,7 +42,11 @@ export async function deliveriesOf(system: RunningSystem, key: string, webhookId
 }
 
 /** Publishes a Threads post now through the API; answers its id. */
-export async function publishPost(system: RunningSystem, key: string, caption = `webhook test ${Math.random().toString(36).slice(2)}`): Promise<string> {
+export async function publishPost(
+  system: RunningSystem,
+  key: string,
+  caption = `webhook test ${Math.random().toString(36).slice(2)}`,
+): Promise<string> {
   const res = await api(system, '/api/v1/publish', { method: 'POST', key, body: { platforms: ['threads'], caption } });
   if (res.status !== 201) throw new Error(`post not created: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.postIds[0];
@@ -38,7 +54,11 @@ export async function publishPost(system: RunningSystem, key: string, caption = 
 
 /** Schedules a Threads post an hour ahead (it stays scheduled during the test); answers its id. */
 export async function schedulePost(system: RunningSystem, key: string): Promise<string> {
-  const res = await api(system, '/api/v1/posts', { method: 'POST', key, body: { platforms: ['threads'], caption: 'later', scheduledTime: new Date(Date.now() + 3600_000).toISOString() } });
+  const res = await api(system, '/api/v1/posts', {
+    method: 'POST',
+    key,
+    body: { platforms: ['threads'], caption: 'later', scheduledTime: new Date(Date.now() + 3600_000).toISOString() },
+  });
   if (res.status !== 201) throw new Error(`post not created: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.postIds[0];
 }

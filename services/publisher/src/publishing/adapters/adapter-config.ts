@@ -24,6 +24,10 @@ export interface AdapterConfig {
   youtubePrivateLock: 'warn' | 'fail';
   /** How long a live public TikTok post waits for its post id before it is marked posted without one. */
   tiktokPostIdWaitMs: number;
+  /** The Bluesky PDS (or entryway) posts are written to. */
+  blueskyServiceUrl: string;
+  /** Mastodon instances' base URL, `{instance}` standing for the profile's host (`https://{instance}`; the sandbox's under SANDBOX_URL). */
+  mastodonInstanceUrl: string;
   /** Which media links the publisher itself reads (kind detection, uploads): through @postbus/net, our own file links trusted. */
   mediaAccess: MediaAccess;
 }

@@ -9,7 +9,13 @@ import {
   publishInstagramContainer,
 } from '@postbus/platforms';
 import { mediaOptions, metaFor, withoutPhase, type AdapterConfig } from './adapter-config';
-import { published, type Checkpoint, type PlatformAdapter, type PublishContext, type StepResult } from './platform-adapter';
+import {
+  published,
+  type Checkpoint,
+  type PlatformAdapter,
+  type PublishContext,
+  type StepResult,
+} from './platform-adapter';
 
 interface InstagramCheckpoint extends Checkpoint {
   children?: string[];
@@ -22,49 +28,32 @@ interface InstagramCheckpoint extends Checkpoint {
  * story, carousel) → FINISHED (checked, never slept on) → media_publish → permalink.
  */
 export function instagramAdapter(cfg: AdapterConfig): PlatformAdapter {
-  const api = (ctx: PublishContext) => ({ baseUrl: cfg.instagramApiUrl, accessToken: ctx.creds.accessToken, userId: ctx.creds.platformUserId, timeoutMs: cfg.requestTimeoutMs });
+  const api = (ctx: PublishContext) => ({
+    baseUrl: cfg.instagramApiUrl,
+    accessToken: ctx.creds.accessToken,
+    userId: ctx.creds.platformUserId,
+    timeoutMs: cfg.requestTimeoutMs,
+  });
 
   async function createContainers(ctx: PublishContext): Promise<InstagramCheckpoint> {
     const meta = metaFor(ctx.job.platformMeta, 'instagram');
-    const kinds = await detectMediaKinds(ctx.job.mediaUrls, mediaOptions(cfg, 'instagram'));
+    const kinds = await detectMediaKinds(ctx.mediaUrls, mediaOptions(cfg, 'instagram'));
     const plan = planInstagramPost({
       caption: ctx.job.caption,
-      mediaUrls: ctx.job.mediaUrls,
+      mediaUrls: ctx.mediaUrls,
       kinds,
       story: meta.story === true || meta.mediaType === 'STORIES',
       coverUrl: typeof meta.coverUrl === 'string' ? meta.coverUrl : undefined,
       thumbOffsetMs: typeof meta.thumbOffsetMs === 'number' ? meta.thumbOffsetMs : undefined,
       shareToFeed: typeof meta.shareToFeed === 'boolean' ? meta.shareToFeed : undefined,
     });
-    await assertQuotaLeft(ctx);
+    await assertQuotaLeft(api(ctx));
     const video = kinds.includes('video');
     if (plan.kind === 'single') return { containerId: await createInstagramContainer(api(ctx), plan.params), video };
     const children: string[] = [];
     for (const params of plan.children) children.push(await createInstagramContainer(api(ctx), params));
     return { children, video };
   }
-
-  /**
-   * A full rolling window is a wait, not a failure: posts made through other tools use the same
-   * quota, and a slot frees as the oldest of them leaves the window (`quota_duration` seconds,
-   * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/content_publishing_limit).
-   */
-  async function assertQuotaLeft(ctx: PublishContext): Promise<void> {
-    const quota = await getInstagramPublishingQuota(api(ctx));
-    if (quota && quota.usage >= quota.total) {
-      throw new PlatformError(
-        `This Instagram account has published ${quota.usage} of the ${quota.total} posts Instagram allows through apps in ${formatWindow(quota.durationS)}; publishing waits until a slot frees.`,
-        {
-          platform: 'instagram',
-          transient: true,
-          code: 'publishing_quota_reached',
-          throttle: { kind: 'publishing_quota', scope: 'account', windowMs: quota.durationS * 1000, quotaTotal: quota.total },
-        },
-      );
-    }
-  }
-
-  const what = (cp: InstagramCheckpoint) => `Instagram was still processing the ${cp.video ? 'video' : 'media'}`;
 
   return {
     async run(ctx): Promise<StepResult> {
@@ -77,15 +66,22 @@ export function instagramAdapter(cfg: AdapterConfig): PlatformAdapter {
         for (const containerId of cp.children!) {
           const child = await getInstagramContainerStatus({ ...api(ctx), containerId });
           if (child.status === 'ERROR' || child.status === 'EXPIRED') throw instagramContainerFailure(child);
-          if (child.status === 'IN_PROGRESS') return { kind: 'waiting', checkpoint: cp, what: what(cp) };
+          if (child.status === 'IN_PROGRESS') return { kind: 'waiting', checkpoint: cp, what: stillProcessing(cp) };
         }
         const caption = ctx.job.caption.trim() ? ctx.job.caption : undefined;
-        cp = { ...cp, containerId: await createInstagramContainer(api(ctx), { media_type: 'CAROUSEL', children: cp.children!.join(','), caption }) };
+        cp = {
+          ...cp,
+          containerId: await createInstagramContainer(api(ctx), {
+            media_type: 'CAROUSEL',
+            children: cp.children!.join(','),
+            caption,
+          }),
+        };
         ctx.progress(cp);
       }
       const state = await getInstagramContainerStatus({ ...api(ctx), containerId: cp.containerId! });
       if (state.status === 'ERROR' || state.status === 'EXPIRED') throw instagramContainerFailure(state);
-      if (state.status === 'IN_PROGRESS') return { kind: 'waiting', checkpoint: cp, what: what(cp) };
+      if (state.status === 'IN_PROGRESS') return { kind: 'waiting', checkpoint: cp, what: stillProcessing(cp) };
       if (state.status === 'PUBLISHED') return published(cp.containerId!, null);
       await ctx.save({ ...cp, phase: 'publishing' });
       const result = await publishInstagramContainer({ ...api(ctx), containerId: cp.containerId! });
@@ -101,6 +97,34 @@ export function instagramAdapter(cfg: AdapterConfig): PlatformAdapter {
       return { kind: 'continue', checkpoint: withoutPhase(cp) };
     },
   };
+}
+
+const stillProcessing = (cp: InstagramCheckpoint) =>
+  `Instagram was still processing the ${cp.video ? 'video' : 'media'}`;
+
+/**
+ * A full rolling window is a wait, not a failure: posts made through other tools use the same
+ * quota, and a slot frees as the oldest of them leaves the window (`quota_duration` seconds,
+ * https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/content_publishing_limit).
+ */
+async function assertQuotaLeft(api: Parameters<typeof getInstagramPublishingQuota>[0]): Promise<void> {
+  const quota = await getInstagramPublishingQuota(api);
+  if (quota && quota.usage >= quota.total) {
+    throw new PlatformError(
+      `This Instagram account has published ${quota.usage} of the ${quota.total} posts Instagram allows through apps in ${formatWindow(quota.durationS)}; publishing waits until a slot frees.`,
+      {
+        platform: 'instagram',
+        transient: true,
+        code: 'publishing_quota_reached',
+        throttle: {
+          kind: 'publishing_quota',
+          scope: 'account',
+          windowMs: quota.durationS * 1000,
+          quotaTotal: quota.total,
+        },
+      },
+    );
+  }
 }
 
 /** 86400 → "24 hours", 90 → "90 seconds". */

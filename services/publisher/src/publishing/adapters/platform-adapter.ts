@@ -1,4 +1,5 @@
 import type { Credentials, PostDue, PostWarning } from '@postbus/contracts';
+import type { MediaFacts } from '@postbus/platforms';
 
 /**
  * Platform-side progress of an attempt, saved before each call that matters. `phase:
@@ -13,6 +14,10 @@ export type Checkpoint = Record<string, unknown> & { phase?: 'publishing'; live?
 export interface PublishContext {
   job: PostDue;
   creds: Credentials;
+  /** The media links to publish from: the post's, the first one freshly signed when the post's media is stored with us. Read these, not `job.mediaUrls`. */
+  mediaUrls: string[];
+  /** What Postbus knows of the stored media behind the first link (type, size, ffprobe's figures); null when the post's media is not stored with us. */
+  storedMedia: MediaFacts | null;
   /** Progress so far; `{}` when the attempt starts from nothing. */
   checkpoint: Checkpoint;
   /** Persists progress (committed before it resolves). Call it before any call that may publish. */
@@ -55,8 +60,42 @@ export interface PlatformAdapter {
   resolve(ctx: PublishContext): Promise<Resolution>;
   /** Rate-limit buckets besides the platform's own (e.g. `facebook.reels`). */
   rateBuckets?(job: PostDue): string[];
+  /** First comments and reply chains, where the platform's API takes them (absent: it does not). */
+  followUps?: FollowUpSender;
+}
+
+/** Platform-side progress of one comment or reply (a Threads reply's container), saved like a checkpoint. */
+export type FollowUpProgress = Record<string, unknown>;
+
+/** What a comment or reply is sent with: under `postId` (the published post), answering `parentId` (the post, or the previous reply of a chain). */
+export interface FollowUpContext {
+  creds: Credentials;
+  postId: string;
+  parentId: string;
+  text: string;
+  progress: FollowUpProgress;
+  /** Persists progress (committed before it resolves): a harmless platform object worth reusing. */
+  save(progress: FollowUpProgress): Promise<void>;
+}
+
+export interface SentFollowUp {
+  kind: 'sent';
+  id: string;
+  permalink: string | null;
+}
+
+/**
+ * A platform's first comments and reply chains. `send` posts one (going on from `progress`), or
+ * answers that the platform is still preparing it (a Threads container). `find` settles a send whose
+ * answer was lost by asking the platform: there (sent), or not, with the progress to go on from.
+ */
+export interface FollowUpSender {
+  send(ctx: FollowUpContext): Promise<SentFollowUp | { kind: 'waiting'; progress: FollowUpProgress }>;
+  find(ctx: FollowUpContext): Promise<SentFollowUp | { kind: 'not_found'; progress: FollowUpProgress }>;
 }
 
 export function published(platformPostId: string, permalink: string | null, warnings?: PostWarning[]): Published {
-  return warnings?.length ? { kind: 'published', platformPostId, permalink, warnings } : { kind: 'published', platformPostId, permalink };
+  return warnings?.length
+    ? { kind: 'published', platformPostId, permalink, warnings }
+    : { kind: 'published', platformPostId, permalink };
 }

@@ -11,10 +11,17 @@ import {
   threadsTextLength,
   threadsTextTooLong,
   threadsTooManyMedia,
+  type ThreadsApiOptions,
 } from '@postbus/platforms';
 import type { AdapterConfig } from './adapter-config';
 import { mediaOptions, withoutPhase } from './adapter-config';
-import { published, type Checkpoint, type PlatformAdapter, type PublishContext, type StepResult } from './platform-adapter';
+import {
+  published,
+  type Checkpoint,
+  type PlatformAdapter,
+  type PublishContext,
+  type StepResult,
+} from './platform-adapter';
 
 interface ThreadsCheckpoint extends Checkpoint {
   children?: string[];
@@ -23,48 +30,32 @@ interface ThreadsCheckpoint extends Checkpoint {
 
 /** Threads: TEXT, IMAGE, VIDEO or CAROUSEL container → FINISHED (checked, never slept on) → threads_publish → permalink. */
 export function threadsAdapter(cfg: AdapterConfig): PlatformAdapter {
-  const api = (ctx: PublishContext) => ({ baseUrl: cfg.threadsApiUrl, accessToken: ctx.creds.accessToken, userId: ctx.creds.platformUserId, timeoutMs: cfg.requestTimeoutMs });
-
-  async function createContainers(ctx: PublishContext): Promise<ThreadsCheckpoint> {
-    const { caption, mediaUrls } = ctx.job;
-    const length = threadsTextLength(caption);
-    if (length > THREADS_TEXT_MAX) throw threadsTextTooLong(length);
-    if (mediaUrls.length > THREADS_CAROUSEL_MAX) throw threadsTooManyMedia(mediaUrls.length);
-    if (!caption.trim() && mediaUrls.length === 0) throw threadsInvalidInput('missing_content', 'A Threads post needs text or at least one image or video; add some.');
-    const text = caption.trim() ? caption : undefined;
-    const kinds = await detectMediaKinds(mediaUrls, mediaOptions(cfg, 'threads'));
-    if (mediaUrls.length <= 1) {
-      const params = mediaUrls.length ? { ...threadsMediaParams(mediaUrls[0], kinds[0]), text } : { media_type: 'TEXT', text };
-      return { containerId: await createThreadsContainer(api(ctx), params) };
-    }
-    const children: string[] = [];
-    for (const [i, url] of mediaUrls.entries()) children.push(await createThreadsContainer(api(ctx), { ...threadsMediaParams(url, kinds[i]), is_carousel_item: 'true' }));
-    return { children };
-  }
+  const api = (ctx: PublishContext) => threadsApi(cfg, ctx);
 
   return {
     async run(ctx): Promise<StepResult> {
       let cp = ctx.checkpoint as ThreadsCheckpoint;
       if (!cp.containerId && !cp.children) {
-        cp = await createContainers(ctx);
+        cp = await createContainers(cfg, ctx);
         ctx.progress(cp);
       }
       if (!cp.containerId) {
-        for (const containerId of cp.children!) {
-          const child = await getThreadsContainerStatus({ ...api(ctx), containerId });
-          if (child.status === 'ERROR' || child.status === 'EXPIRED') throw threadsContainerFailure(child.status, child.errorMessage, containerId);
-          if (child.status === 'IN_PROGRESS') return { kind: 'waiting', checkpoint: cp, what: 'Threads was still processing the carousel media' };
-        }
-        const text = ctx.job.caption.trim() ? ctx.job.caption : undefined;
-        cp = { ...cp, containerId: await createThreadsContainer(api(ctx), { media_type: 'CAROUSEL', children: cp.children!.join(','), text }) };
+        if (!(await carouselItemsReady(cfg, ctx, cp.children!)))
+          return { kind: 'waiting', checkpoint: cp, what: 'Threads was still processing the carousel media' };
+        cp = { ...cp, containerId: await createCarouselContainer(cfg, ctx, cp.children!) };
         ctx.progress(cp);
       }
       const state = await getThreadsContainerStatus({ ...api(ctx), containerId: cp.containerId! });
-      if (state.status === 'ERROR' || state.status === 'EXPIRED') throw threadsContainerFailure(state.status, state.errorMessage, cp.containerId!);
-      if (state.status === 'IN_PROGRESS') return { kind: 'waiting', checkpoint: cp, what: 'Threads was still processing the media' };
+      if (state.status === 'ERROR' || state.status === 'EXPIRED')
+        throw threadsContainerFailure(state.status, state.errorMessage, cp.containerId!);
+      if (state.status === 'IN_PROGRESS')
+        return { kind: 'waiting', checkpoint: cp, what: 'Threads was still processing the media' };
       if (state.status === 'PUBLISHED') return published(cp.containerId!, null);
       await ctx.save({ ...cp, phase: 'publishing' });
-      const { platformPostId, permalink } = await publishThreadsContainer({ ...api(ctx), containerId: cp.containerId! });
+      const { platformPostId, permalink } = await publishThreadsContainer({
+        ...api(ctx),
+        containerId: cp.containerId!,
+      });
       return published(platformPostId, permalink);
     },
 
@@ -77,4 +68,57 @@ export function threadsAdapter(cfg: AdapterConfig): PlatformAdapter {
       return { kind: 'continue', checkpoint: withoutPhase(cp) };
     },
   };
+}
+
+function threadsApi(cfg: AdapterConfig, ctx: PublishContext): ThreadsApiOptions & { userId: string } {
+  return {
+    baseUrl: cfg.threadsApiUrl,
+    accessToken: ctx.creds.accessToken,
+    userId: ctx.creds.platformUserId,
+    timeoutMs: cfg.requestTimeoutMs,
+  };
+}
+
+/** The post's containers, after the checks Threads would fail it on: one TEXT/IMAGE/VIDEO container, or the carousel's items. */
+async function createContainers(cfg: AdapterConfig, ctx: PublishContext): Promise<ThreadsCheckpoint> {
+  const { caption } = ctx.job;
+  const { mediaUrls } = ctx;
+  const length = threadsTextLength(caption);
+  if (length > THREADS_TEXT_MAX) throw threadsTextTooLong(length);
+  if (mediaUrls.length > THREADS_CAROUSEL_MAX) throw threadsTooManyMedia(mediaUrls.length);
+  if (!caption.trim() && mediaUrls.length === 0)
+    throw threadsInvalidInput('missing_content', 'A Threads post needs text or at least one image or video; add some.');
+  const text = caption.trim() ? caption : undefined;
+  const kinds = await detectMediaKinds(mediaUrls, mediaOptions(cfg, 'threads'));
+  if (mediaUrls.length <= 1) {
+    const params = mediaUrls.length
+      ? { ...threadsMediaParams(mediaUrls[0], kinds[0]), text }
+      : { media_type: 'TEXT', text };
+    return { containerId: await createThreadsContainer(threadsApi(cfg, ctx), params) };
+  }
+  const children: string[] = [];
+  for (const [i, url] of mediaUrls.entries())
+    children.push(
+      await createThreadsContainer(threadsApi(cfg, ctx), {
+        ...threadsMediaParams(url, kinds[i]),
+        is_carousel_item: 'true',
+      }),
+    );
+  return { children };
+}
+
+/** Whether every carousel item is FINISHED; a failed or expired item fails the post. */
+async function carouselItemsReady(cfg: AdapterConfig, ctx: PublishContext, children: string[]): Promise<boolean> {
+  for (const containerId of children) {
+    const child = await getThreadsContainerStatus({ ...threadsApi(cfg, ctx), containerId });
+    if (child.status === 'ERROR' || child.status === 'EXPIRED')
+      throw threadsContainerFailure(child.status, child.errorMessage, containerId);
+    if (child.status === 'IN_PROGRESS') return false;
+  }
+  return true;
+}
+
+async function createCarouselContainer(cfg: AdapterConfig, ctx: PublishContext, children: string[]): Promise<string> {
+  const text = ctx.job.caption.trim() ? ctx.job.caption : undefined;
+  return createThreadsContainer(threadsApi(cfg, ctx), { media_type: 'CAROUSEL', children: children.join(','), text });
 }

@@ -1,0 +1,130 @@
+import type { Platform } from '@postbus/contracts';
+import { PlatformError } from '../errors';
+
+/**
+ * How to reach a Bluesky account's PDS over XRPC (https://docs.bsky.app/docs/api/http-reference):
+ * `serviceUrl` is the PDS (e.g. https://bsky.social, a self-hosted PDS, or `${sandboxUrl}/bluesky`).
+ */
+export interface BlueskyApiOptions {
+  serviceUrl: string;
+  /** The session's access JWT (com.atproto.server.createSession / refreshSession); absent for public calls. */
+  accessJwt?: string;
+  fetchImpl?: typeof fetch;
+  /** Deadline of each HTTP call; default 30 s. */
+  timeoutMs?: number;
+}
+
+export const BLUESKY_PLATFORM: Platform = 'bluesky';
+export const BLUESKY_DEFAULT_TIMEOUT_MS = 30_000;
+/** Bytes of an XRPC answer read at most: records and sessions are small. */
+const ANSWER_MAX_BYTES = 1024 * 1024;
+
+type Query = Record<string, string | undefined>;
+
+export interface XrpcCall {
+  method: 'GET' | 'POST';
+  nsid: string;
+  query?: Query;
+  /** A JSON body, or raw bytes (uploadBlob) with their content type. */
+  body?: Record<string, unknown> | { bytes: Uint8Array; contentType: string };
+  /** True for a call whose effect may have happened though no answer came (a write): a lost answer is outcomeUnknown. */
+  write?: boolean;
+}
+
+/** One XRPC call; errors become PlatformError with `transient`, `tokenRejected`, `retryAfterMs` and `outcomeUnknown` set as they apply. */
+export async function callXrpc<T = Record<string, unknown>>(api: BlueskyApiOptions, call: XrpcCall): Promise<T> {
+  // Relative to the service URL, so a PDS under a path (a proxy, the sandbox's /bluesky) keeps it.
+  const url = new URL(`xrpc/${call.nsid}`, api.serviceUrl.endsWith('/') ? api.serviceUrl : `${api.serviceUrl}/`);
+  for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+  const headers: Record<string, string> = {};
+  if (api.accessJwt) headers.authorization = `Bearer ${api.accessJwt}`;
+  let body: Uint8Array | string | undefined;
+  if (isBytes(call.body)) {
+    headers['content-type'] = call.body.contentType;
+    body = call.body.bytes;
+  } else if (call.body) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(call.body);
+  }
+  let res: Response;
+  try {
+    res = await (api.fetchImpl ?? fetch)(url, {
+      method: call.method,
+      headers,
+      body,
+      signal: AbortSignal.timeout(api.timeoutMs ?? BLUESKY_DEFAULT_TIMEOUT_MS),
+    });
+  } catch (err) {
+    const timedOut = (err as Error).name === 'TimeoutError';
+    throw new PlatformError(`Bluesky (${call.nsid}) did not answer${timedOut ? ' in time' : ''}; trying again.`, {
+      platform: BLUESKY_PLATFORM,
+      transient: true,
+      code: timedOut ? 'timeout' : 'network_error',
+      outcomeUnknown: call.write === true,
+      cause: err,
+    });
+  }
+  const text = await readBounded(res);
+  const json = parseJson(text);
+  if (res.ok) return (json ?? {}) as T;
+  throw xrpcError(call, res, json);
+}
+
+function isBytes(body: XrpcCall['body']): body is { bytes: Uint8Array; contentType: string } {
+  return body !== undefined && 'bytes' in body && body.bytes instanceof Uint8Array;
+}
+
+async function readBounded(res: Response): Promise<string> {
+  const declared = Number(res.headers.get('content-length') ?? 0);
+  if (declared > ANSWER_MAX_BYTES) {
+    await res.body?.cancel();
+    return '';
+  }
+  const text = await res.text();
+  return text.length > ANSWER_MAX_BYTES ? text.slice(0, ANSWER_MAX_BYTES) : text;
+}
+
+function parseJson(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * XRPC errors are `{ error, message }` (https://atproto.com/specs/xrpc#error-responses): 401
+ * ExpiredToken/InvalidToken/AuthRequired ask for a new session; 429 carries `ratelimit-reset`
+ * (epoch seconds, https://docs.bsky.app/docs/advanced-guides/rate-limits); 5xx may pass.
+ */
+function xrpcError(call: XrpcCall, res: Response, json: Record<string, unknown> | undefined): PlatformError {
+  const name = typeof json?.error === 'string' ? json.error : `HTTP ${res.status}`;
+  const said = typeof json?.message === 'string' ? `: ${json.message.slice(0, 300)}` : '';
+  const base = { platform: BLUESKY_PLATFORM, code: name, status: res.status };
+  if (res.status === 401 || name === 'ExpiredToken' || name === 'InvalidToken') {
+    return new PlatformError(`Bluesky refused the session (${name}${said}); reconnect the account if this persists.`, {
+      ...base,
+      transient: false,
+      tokenRejected: true,
+    });
+  }
+  if (res.status === 429) {
+    const reset = Number(res.headers.get('ratelimit-reset'));
+    const retryAfterMs = Number.isFinite(reset) && reset > 0 ? Math.max(0, reset * 1000 - Date.now()) : undefined;
+    return new PlatformError(`Bluesky is rate limiting this account (${call.nsid}); trying again later.`, {
+      ...base,
+      transient: true,
+      retryAfterMs,
+      throttle: { kind: 'rate_limit', scope: 'account', waitMs: retryAfterMs },
+    });
+  }
+  if (res.status >= 500) {
+    return new PlatformError(`Bluesky failed (${name}${said}); trying again.`, {
+      ...base,
+      transient: true,
+      outcomeUnknown: call.write === true,
+    });
+  }
+  return new PlatformError(`Bluesky refused ${call.nsid} (${name}${said}).`, { ...base, transient: false });
+}

@@ -1,0 +1,144 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { ERROR_STATUS, Routes, type RouteDef } from '@postbus/contracts';
+
+/** Every REST route of the contracts, so a route added later is probed without touching these tests. */
+export const ROUTES = Object.values(Routes) as RouteDef[];
+/** The routes whose body and query are JSON (the multipart upload is streamed to media and has tests of its own). */
+export const JSON_ROUTES = ROUTES.filter((r) => !r.proxied);
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+/** One request as a client sends it: JSON body when given, key as a bearer token. */
+export async function call(
+  baseUrl: string,
+  method: string,
+  path: string,
+  opts: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key !== undefined) headers.authorization = `Bearer ${opts.key}`;
+  let body: string | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+  const res = await fetch(`${baseUrl}${path}`, { method: method.toUpperCase(), headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/** A refusal as the contract has it: `{ error, code }` (maybe `details`), the status the code maps to. */
+export function isCodedRefusal(a: Answer): boolean {
+  const b = a.body;
+  return (
+    a.status >= 400 &&
+    a.status < 500 &&
+    !!b &&
+    typeof b === 'object' &&
+    typeof b.error === 'string' &&
+    typeof b.code === 'string' &&
+    (ERROR_STATUS as Record<string, number>)[b.code] === a.status
+  );
+}
+
+export const pathParams = (route: RouteDef) => [...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+export const fillPath = (route: RouteDef, values: Record<string, string>) =>
+  route.path.replace(/\{(\w+)\}/g, (_m, p: string) => encodeURIComponent(values[p] ?? ''));
+
+const KIND_PREFIX: Record<string, string> = {
+  posts: 'pst',
+  media: 'med',
+  connections: 'prf',
+  requests: 'cnr',
+  webhooks: 'whk',
+  deliveries: 'msg',
+};
+
+/** The id prefix a path parameter refers to, from the path segment before it (…/posts/{id} → pst). */
+export function prefixOfParam(route: RouteDef, param: string): string | undefined {
+  const segments = route.path.split('/');
+  return KIND_PREFIX[segments[segments.indexOf(`{${param}}`) - 1]];
+}
+
+const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+/** An id of the right shape that names nothing. */
+export const missingId = (prefix = 'pst') =>
+  `${prefix}_${Array.from(randomBytes(20), (b) => ALPHABET[b % 62]).join('')}`;
+
+/** Ids of the resources an answer names, by prefix (`pst_…`, `med_…`). */
+export function collectIds(pool: Map<string, string[]>, text: string): void {
+  for (const id of text.match(/\b[a-z]{2,5}_[0-9A-Za-z]{16,32}\b/g) ?? []) {
+    const prefix = id.slice(0, id.indexOf('_'));
+    const ids = pool.get(prefix) ?? [];
+    if (!ids.includes(id)) pool.set(prefix, [...ids, id]);
+  }
+}
+
+/** Columns that move by themselves (a key's last use, heartbeats), left out of the fingerprint. */
+const VOLATILE_COLUMNS = ['last_used_at', 'heartbeat_at'];
+const VOLATILE_TABLES = new Set(['publisher.workers', 'gateway.rate_limits']);
+
+const isOutbox = (table: string): boolean => table.endsWith('.outbox');
+
+/**
+ * A hash of every row of every table of the system's database (all services' schemas), by
+ * table: two fingerprints that are equal mean nothing was written in between.
+ */
+export class DatabaseFingerprint {
+  private tables?: string[];
+
+  constructor(private readonly db: Client) {}
+
+  static async open(databaseUrl: string): Promise<DatabaseFingerprint> {
+    const db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    return new DatabaseFingerprint(db);
+  }
+
+  async take(): Promise<Map<string, string>> {
+    // Tables are listed again each time: a service may have created one since.
+    const { rows } = await this.db.query(
+      `SELECT table_schema || '.' || table_name AS t FROM information_schema.tables
+       WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema', 'public') AND table_name NOT IN ('migrations', 'typeorm_metadata')`,
+    );
+    this.tables = rows.map((r: { t: string }) => r.t).filter((t: string) => !VOLATILE_TABLES.has(t));
+    const drop = `'{${VOLATILE_COLUMNS.join(',')}}'::text[]`;
+    const parts = this.tables.map((t) => {
+      const [schema, table] = t.split('.');
+      // An outbox keeps the hash of each row: its relay empties it in the background, so only rows that appear count.
+      const aggregate = isOutbox(t)
+        ? `coalesce(string_agg(h, ',' ORDER BY h), '')`
+        : `md5(coalesce(string_agg(h, ',' ORDER BY h), ''))`;
+      return `SELECT '${t}' AS t, (SELECT ${aggregate} FROM (SELECT md5((to_jsonb(r) - ${drop})::text) AS h FROM "${schema}"."${table}" r) x) AS h`;
+    });
+    const result = await this.db.query(parts.join(' UNION ALL '));
+    return new Map(result.rows.map((r: { t: string; h: string }) => [r.t, r.h]));
+  }
+
+  /** The tables whose rows differ between two fingerprints; an outbox counts only when a row appeared in it (rows leave it by themselves). */
+  static changed(before: Map<string, string>, after: Map<string, string>): string[] {
+    return [...after]
+      .filter(([t, h]) => {
+        if (!isOutbox(t)) return before.get(t) !== h;
+        const had = new Set((before.get(t) ?? '').split(','));
+        return h.split(',').some((row) => row && !had.has(row));
+      })
+      .map(([t]) => t);
+  }
+
+  close(): Promise<void> {
+    return this.db.end();
+  }
+}

@@ -1,0 +1,52 @@
+import { Rpc, type Post, type Principal } from '@postbus/contracts';
+import type { RunningSystem } from './system';
+
+export interface ApiAnswer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+/** One JSON call to the gateway as a client makes it. */
+export async function api(
+  system: RunningSystem,
+  path: string,
+  init: { method?: string; key?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<ApiAnswer> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.key) headers.authorization = `Bearer ${init.key}`;
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${system.baseUrl}${path}`, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+export const inHours = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
+
+/** The principal a key resolves to, for counting through the posts RPC. */
+export async function principalOf(system: RunningSystem, apiKey: string): Promise<Principal> {
+  return system.bus.rpc.call(Rpc.authVerifyKey, { token: apiKey });
+}
+
+/** Every post of the account, through the posts RPC (page by page). */
+export async function allPosts(system: RunningSystem, principal: Principal): Promise<Post[]> {
+  const out: Post[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await system.bus.rpc.call(Rpc.postsList, { limit: 100, ...(cursor && { cursor }) }, principal);
+    out.push(...page.data);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return out;
+}
+
+/** Accounts published on the sandbox platform, to see what reached it. */
+export async function publishedOn(system: RunningSystem, platform: string): Promise<{ text: string }[]> {
+  const res = await fetch(`${system.sandboxUrl}/__sandbox/published?platform=${platform}`);
+  const body = (await res.json()) as { items: { text: string }[] } | { text: string }[];
+  return Array.isArray(body) ? body : body.items;
+}
