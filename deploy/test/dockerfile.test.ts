@@ -118,6 +118,6 @@ test('when the media image is built, then it carries ffprobe where media looks f
   expect(install).toBeLessThan(at('COPY'));
   expect(install).toBeLessThan(at('USER'));
   expect(readFileSync(join(ROOT, 'services', 'media', 'src', 'config.ts'), 'utf8')).toMatch(
-    /FFPROBE_PATH: str\(.*'\/usr\/bin\/ffprobe'\),$/m,
+    /FFPROBE_PATH: str\([\s\S]*?'\/usr\/bin\/ffprobe',?\s*\),$/m,
   );
 });
