@@ -13,7 +13,7 @@ let media: MediaServer;
 
 beforeAll(async () => {
   h = await startPublisherHarness('pub_facebook', {
-    sandbox: { processingDelayMs: 400 },
+    sandbox: { processingDelayMs: 1500 },
     env: { PLATFORM_REQUEST_TIMEOUT_MS: '1500' },
   });
   media = await startMediaServer();
