@@ -1,30 +1,12 @@
-import { nodeFetch } from '../http/node-fetch';
-import { GRAPH_DEFAULT_TIMEOUT_MS } from '../meta/graph-api';
-import { sendGraphRequest } from '../meta/graph-request';
+import { callGraph, type GraphParams } from '../meta/graph-api';
 import { metaReplyErrorMapper, replyIdFrom } from '../meta/reply-errors';
 import type { FacebookReplyApiOptions } from './replies';
 
 const errors = metaReplyErrorMapper('facebook', 'comment');
 
-function call(
-  api: FacebookReplyApiOptions,
-  method: 'GET' | 'POST',
-  segments: string[],
-  params: { query?: Record<string, string>; form?: Record<string, string> },
-) {
-  const url = `${api.baseUrl.replace(/\/+$/, '')}/${segments.map(encodeURIComponent).join('/')}`;
-  return sendGraphRequest(
-    {
-      method,
-      url,
-      accessToken: api.accessToken,
-      ...params,
-      fetchImpl: api.fetchImpl ?? nodeFetch,
-      timeoutMs: api.timeoutMs ?? GRAPH_DEFAULT_TIMEOUT_MS,
-    },
-    errors,
-  );
-}
+/** A Graph call with the comment wording of this platform's errors. */
+const call = (api: FacebookReplyApiOptions, method: 'GET' | 'POST', segments: string[], params: GraphParams) =>
+  callGraph(api, method, segments, params, errors);
 
 /**
  * A comment on the Page's own post, as the Page: `POST /{post-id}/comments?message=`

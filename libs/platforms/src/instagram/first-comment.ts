@@ -1,30 +1,12 @@
-import { nodeFetch } from '../http/node-fetch';
-import { GRAPH_DEFAULT_TIMEOUT_MS } from '../meta/graph-api';
-import { sendGraphRequest } from '../meta/graph-request';
+import { callGraph, type GraphParams } from '../meta/graph-api';
 import { metaReplyErrorMapper, replyIdFrom } from '../meta/reply-errors';
 import type { InstagramApiOptions } from './api';
 
 const errors = metaReplyErrorMapper('instagram', 'comment');
 
-function call(
-  api: InstagramApiOptions,
-  method: 'GET' | 'POST',
-  segments: string[],
-  params: { query?: Record<string, string>; form?: Record<string, string> },
-) {
-  const url = `${api.baseUrl.replace(/\/+$/, '')}/${segments.map(encodeURIComponent).join('/')}`;
-  return sendGraphRequest(
-    {
-      method,
-      url,
-      accessToken: api.accessToken,
-      ...params,
-      fetchImpl: api.fetchImpl ?? nodeFetch,
-      timeoutMs: api.timeoutMs ?? GRAPH_DEFAULT_TIMEOUT_MS,
-    },
-    errors,
-  );
-}
+/** A Graph call with the comment wording of this platform's errors. */
+const call = (api: InstagramApiOptions, method: 'GET' | 'POST', segments: string[], params: GraphParams) =>
+  callGraph(api, method, segments, params, errors);
 
 /**
  * A comment on the account's own media, as the account: `POST /{ig-media-id}/comments?message=`
