@@ -7,12 +7,14 @@ import type { Platform } from '@postbus/contracts';
  * is not used up. Each platform's posts belong to an account of their own.
  */
 export const PLAN: { platform: Platform; share: number; profiles: number }[] = [
-  { platform: 'threads', share: 0.35, profiles: 8 },
+  { platform: 'threads', share: 0.33, profiles: 8 },
   { platform: 'facebook', share: 0.27, profiles: 5 },
   { platform: 'instagram', share: 0.2, profiles: 8 },
   { platform: 'tiktok', share: 0.11, profiles: 45 },
   // Bluesky: 1,666 records an hour per account (a PDS's write points), far above what a run asks of 3 profiles.
   { platform: 'bluesky', share: 0.03, profiles: 3 },
+  // Mastodon: Postbus counts 7 statuses per profile in 30 minutes (`PUBLISHER_RATE_LIMITS`); 8 profiles take 40 posts in one window.
+  { platform: 'mastodon', share: 0.02, profiles: 8 },
   { platform: 'youtube', share: 0.04, profiles: 4 },
 ];
 

@@ -1,5 +1,5 @@
 /**
- * `pnpm test:faults`: 2,000 posts scheduled across the five platforms, published by the whole
+ * `pnpm test:faults`: 2,000 posts scheduled across the platforms, published by the whole
  * system (every service its own process, two publishers) against a PostgreSQL cluster and a
  * RabbitMQ node of its own, while faults strike one after the other: a publisher SIGKILLed,
  * RabbitMQ restarted, PostgreSQL restarted, posts stopped for 10 s, the sandbox timing out

@@ -19,6 +19,20 @@ export interface DataSourceOptions {
 }
 
 /**
+ * pg's Pool listens for errors only on its idle clients. A client checked out (inside a
+ * transaction, or holding an advisory lock while other work runs) whose server goes away
+ * (PostgreSQL restarting: `57P01`) would emit an 'error' nobody hears, and Node ends the process.
+ * Heard here, the loss still fails the client's next query, and the pool drops the dead client
+ * when it is released.
+ */
+class PooledClient extends Client {
+  constructor(config?: ConstructorParameters<typeof Client>[0]) {
+    super(config);
+    this.on('error', () => undefined);
+  }
+}
+
+/**
  * Creates the schema if needed, opens a DataSource scoped to it and runs its migrations.
  * Replicas starting together take turns through an advisory lock held by the admin session:
  * the first migrates, the others then find nothing pending.
@@ -49,6 +63,7 @@ export async function openDataSource(opts: DataSourceOptions): Promise<DataSourc
       synchronize: false,
       logging: false,
       extra: {
+        Client: PooledClient,
         max: opts.poolSize ?? 10,
         options: `-c search_path="${opts.schema}"${opts.role ? ` -c role=${opts.role}` : ''}`,
       },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { Client } from 'pg';
+import { Client, type Pool } from 'pg';
 import { openDataSource } from '../src';
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -47,4 +47,22 @@ test('when three replicas open the same schema at once, then its migrations run 
   } finally {
     for (const ds of replicas) await ds.destroy();
   }
+});
+
+test('when the server ends a session the pool has lent out, then the process lives on and the pool replaces it', async () => {
+  const ds = await openDataSource({ url, schema: 'sessions', migrations: [], poolSize: 2 });
+  // The pool itself, as TypeORM holds it: a client lent out without a query runner's listener.
+  const pool = (ds.driver as unknown as { master: Pool }).master;
+  const client = await pool.connect();
+  const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const admin = new Client({ connectionString: url });
+  await admin.connect();
+  await admin.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+  await admin.end();
+  // The server's FATAL 57P01 reaches the lent client while it is idle between queries.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  await expect(client.query('SELECT 1')).rejects.toThrow();
+  client.release();
+  await expect(ds.query('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);
+  await ds.destroy();
 });
