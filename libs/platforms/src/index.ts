@@ -8,6 +8,7 @@ export * from './threads/container';
 export * from './threads/errors';
 export * from './threads/media';
 export * from './threads/publish';
+export * from './threads/find-published';
 export * from './threads/text';
 export * from './oauth/oauth-client';
 export * from './oauth/oauth-error';

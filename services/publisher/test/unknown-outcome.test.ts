@@ -25,7 +25,7 @@ const lost = (platform: string, operation: string, applied: boolean) =>
   sandboxControl(h.sandbox, 'POST', '/faults', { platform, mode: 'timeout', operation, applied });
 
 describe('a publish call whose answer never came', () => {
-  test('when Threads published but the answer was lost, then the container status settles it: posted once, no second publish', async () => {
+  test("when Threads published but the answer was lost, then the container status settles it and the user's posts name the media: posted once, no second publish", async () => {
     const th = await h.profile('threads');
     await lost('threads', 'publish', true);
     const since = lastRequestSeq(h.sandbox);
@@ -37,10 +37,28 @@ describe('a publish call whose answer never came', () => {
     expect(outcome.name).toBe('post.published');
     const { lines } = await calls(h.sandbox, 'threads', th.userId, since);
     expect(lines.filter((l) => l.endsWith('/threads_publish'))).toHaveLength(1);
-    expect(lines.at(-1)).toBe('GET /threads/v1.0/{id}?fields=status,error_message');
+    expect(lines.at(-2)).toBe('GET /threads/v1.0/{id}?fields=status,error_message');
+    expect(lines.at(-1)).toMatch(
+      /^GET \/threads\/v1\.0\/\{user\}\/threads\?fields=id,permalink,text,timestamp&since=\d+&limit=50$/,
+    );
     const items = (await publishedOn(h.sandbox, 'threads')).filter((p) => p.userId === th.userId);
     expect(items).toHaveLength(1);
-    // Threads does not say which media a container became: the container's id stands in, without a permalink
+    // The media id and permalink of the post itself, not its container's: first comments and chain parts reply to it.
+    expect(outcome.data).toMatchObject({ platformPostId: items[0].id, permalink: items[0].permalink });
+    expect(items[0].id).not.toBe(items[0].containerId);
+  });
+
+  test('when a Threads post without text published but the answer was lost, then nothing tells its media apart and the container id stands in', async () => {
+    const th = await h.profile('threads');
+    await lost('threads', 'publish', true);
+    const job = h.due(th, { caption: '', mediaUrls: [media.link('photo.jpg', 20_000)] });
+
+    await h.publish(job);
+    const outcome = await h.outcome(job.postId);
+
+    expect(outcome.name).toBe('post.published');
+    const items = (await publishedOn(h.sandbox, 'threads')).filter((p) => p.userId === th.userId);
+    expect(items).toHaveLength(1);
     expect(outcome.data).toMatchObject({ platformPostId: items[0].containerId, permalink: null });
   });
 

@@ -1,4 +1,5 @@
-import { objectNotFound } from '../meta/graph-error';
+import { invalidParameter, objectNotFound } from '../meta/graph-error';
+import { graphFields } from '../meta/graph-http';
 import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
 import { containerStatus, ownContainer } from './containers';
@@ -25,6 +26,38 @@ export function readObject(
   const container = ownContainer(state, user, id, 'get');
   const { status, errorMessage } = containerStatus(state, container);
   return pick({ id: container.id, status, ...(errorMessage && { error_message: errorMessage }) }, fields);
+}
+
+/** Threads answers at most this many posts a page. */
+const THREADS_PAGE_MAX = 100;
+
+/**
+ * `GET /{user}/threads`: the user's posts (not replies), newest first; `since`/`until` Unix
+ * seconds, `limit` 1–100 (default 25); `fields` as asked (id always).
+ */
+export function userThreads(
+  state: SandboxState,
+  user: SandboxUser,
+  params: Record<string, string>,
+): Record<string, unknown>[] {
+  const since = params.since === undefined ? -Infinity : secondsParam('since', params.since) * 1000;
+  const until = params.until === undefined ? Infinity : secondsParam('until', params.until) * 1000;
+  const limit = params.limit === undefined ? 25 : Number(params.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > THREADS_PAGE_MAX)
+    throw invalidParameter(`(#100) Param limit must be an integer from 1 to ${THREADS_PAGE_MAX}`);
+  const fields = graphFields(params);
+  return [...state.threads.media.values()]
+    .filter((m) => m.userId === user.userId && !m.replyToId && m.publishedAt >= since && m.publishedAt <= until)
+    .sort((a, b) => b.publishedAt - a.publishedAt || Number(b.id) - Number(a.id))
+    .slice(0, limit)
+    .map((m) => pick(mediaFields(m), fields));
+}
+
+function secondsParam(name: string, value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
+    throw invalidParameter(`(#100) Param ${name} must be a Unix timestamp`);
+  return n;
 }
 
 /** Which kind of object an id names, so faults can target status polls apart from other reads. */

@@ -15,7 +15,7 @@ import { objectNotFound } from '../meta/graph-error';
 import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
 import { createContainer } from './containers';
-import { isContainerId, readObject } from './objects';
+import { isContainerId, readObject, userThreads } from './objects';
 import { publishContainer, publishingLimit } from './publishing';
 
 /** The Threads Graph API (`/threads/v1.0`): containers, status, publish, permalink, publishing limit. */
@@ -57,6 +57,12 @@ export function threadsRouter(state: SandboxState, logger: Logger): Router {
     sendGraph(state, res, 200, {
       data: repliesTo(state, parent.id, graphFields(graphParams(req)), graphParams(req).reverse !== 'false'),
     });
+  });
+
+  // https://developers.facebook.com/docs/threads/retrieve-and-discover-posts/retrieve-posts: the user's posts, newest first.
+  router.get('/:userId/threads', faultGate(state, 'threads', 'read'), (req: Request<{ userId: string }>, res) => {
+    const user = pathUser(res, req.params.userId, 'get');
+    sendGraph(state, res, 200, { data: userThreads(state, user, graphParams(req)) });
   });
 
   router.get('/:id', (req, res) => {

@@ -3,6 +3,7 @@ import {
   THREADS_TEXT_MAX,
   createThreadsContainer,
   detectMediaKinds,
+  findPublishedThread,
   getThreadsContainerStatus,
   publishThreadsContainer,
   threadsContainerFailure,
@@ -17,6 +18,7 @@ import type { AdapterConfig } from './adapter-config';
 import { mediaOptions, withoutPhase } from './adapter-config';
 import {
   published,
+  type Published,
   type Checkpoint,
   type PlatformAdapter,
   type PublishContext,
@@ -26,6 +28,8 @@ import {
 interface ThreadsCheckpoint extends Checkpoint {
   children?: string[];
   containerId?: string;
+  /** When the post's container was created (ms): its post went live after that. */
+  containerCreatedAt?: number;
 }
 
 /** Threads: TEXT, IMAGE, VIDEO or CAROUSEL container → FINISHED (checked, never slept on) → threads_publish → permalink. */
@@ -42,7 +46,8 @@ export function threadsAdapter(cfg: AdapterConfig): PlatformAdapter {
       if (!cp.containerId) {
         if (!(await carouselItemsReady(cfg, ctx, cp.children!)))
           return { kind: 'waiting', checkpoint: cp, what: 'Threads was still processing the carousel media' };
-        cp = { ...cp, containerId: await createCarouselContainer(cfg, ctx, cp.children!) };
+        const containerCreatedAt = Date.now();
+        cp = { ...cp, containerId: await createCarouselContainer(cfg, ctx, cp.children!), containerCreatedAt };
         ctx.progress(cp);
       }
       const state = await getThreadsContainerStatus({ ...api(ctx), containerId: cp.containerId! });
@@ -50,7 +55,7 @@ export function threadsAdapter(cfg: AdapterConfig): PlatformAdapter {
         throw threadsContainerFailure(state.status, state.errorMessage, cp.containerId!);
       if (state.status === 'IN_PROGRESS')
         return { kind: 'waiting', checkpoint: cp, what: 'Threads was still processing the media' };
-      if (state.status === 'PUBLISHED') return published(cp.containerId!, null);
+      if (state.status === 'PUBLISHED') return publishedFrom(cfg, ctx, cp);
       await ctx.save({ ...cp, phase: 'publishing' });
       const { platformPostId, permalink } = await publishThreadsContainer({
         ...api(ctx),
@@ -59,12 +64,12 @@ export function threadsAdapter(cfg: AdapterConfig): PlatformAdapter {
       return published(platformPostId, permalink);
     },
 
-    /** The container knows: PUBLISHED means live (Threads does not say under which media id, so the container's id stands in). */
+    /** The container knows: PUBLISHED means live; the user's latest posts tell under which media id. */
     async resolve(ctx) {
       const cp = ctx.checkpoint as ThreadsCheckpoint;
       if (!cp.containerId) return { kind: 'unknown' };
       const state = await getThreadsContainerStatus({ ...api(ctx), containerId: cp.containerId });
-      if (state.status === 'PUBLISHED') return published(cp.containerId, null);
+      if (state.status === 'PUBLISHED') return publishedFrom(cfg, ctx, cp);
       return { kind: 'continue', checkpoint: withoutPhase(cp) };
     },
   };
@@ -77,6 +82,20 @@ function threadsApi(cfg: AdapterConfig, ctx: PublishContext): ThreadsApiOptions 
     userId: ctx.creds.platformUserId,
     timeoutMs: cfg.requestTimeoutMs,
   };
+}
+
+/**
+ * A container found PUBLISHED after its publish answer was lost: Threads does not say under which
+ * media id, so the post is looked up among the user's latest by its text (first comments and
+ * chain parts reply to that id). When none matches, the container's id stands in.
+ */
+async function publishedFrom(cfg: AdapterConfig, ctx: PublishContext, cp: ThreadsCheckpoint): Promise<Published> {
+  const found = await findPublishedThread({
+    ...threadsApi(cfg, ctx),
+    text: ctx.job.caption,
+    containerCreatedAt: cp.containerCreatedAt,
+  });
+  return found ? published(found.platformPostId, found.permalink) : published(cp.containerId!, null);
 }
 
 /** The post's containers, after the checks Threads would fail it on: one TEXT/IMAGE/VIDEO container, or the carousel's items. */
@@ -94,7 +113,8 @@ async function createContainers(cfg: AdapterConfig, ctx: PublishContext): Promis
     const params = mediaUrls.length
       ? { ...threadsMediaParams(mediaUrls[0], kinds[0]), text }
       : { media_type: 'TEXT', text };
-    return { containerId: await createThreadsContainer(threadsApi(cfg, ctx), params) };
+    const containerCreatedAt = Date.now();
+    return { containerId: await createThreadsContainer(threadsApi(cfg, ctx), params), containerCreatedAt };
   }
   const children: string[] = [];
   for (const [i, url] of mediaUrls.entries())
