@@ -92,6 +92,7 @@ const line = (label: string, l: Load) =>
 async function loadSystem(system: LocalSystem): Promise<{
   post: Measured;
   get: Measured;
+  getFinal: Measured;
   postId: string;
   postJson: string;
   idle: Map<string, number>;
@@ -129,10 +130,39 @@ async function loadSystem(system: LocalSystem): Promise<{
   const get = await measured(system.processes, () => load(getUrl, { headers: auth, seconds: SECONDS }));
   console.log(line('GET /api/v1/posts/{id}', get));
   console.log(`    CPU ms (and write system calls) per request: ${get.cpu}`);
-  if (post.non2xx || get.non2xx)
-    console.log(`  (non-2xx answers: POST ${post.non2xx}, GET ${get.non2xx}: the figures count 2xx only)`);
+  const getFinal = await loadFinalPost(system, account.profiles[0].id, auth);
+  if (post.non2xx || get.non2xx || getFinal.non2xx)
+    console.log(
+      `  (non-2xx answers: POST ${post.non2xx}, GET ${get.non2xx}, GET final ${getFinal.non2xx}: the figures count 2xx only)`,
+    );
   await publishBurst(system, account.accountId, account.apiKey);
-  return { post, get, postId, postJson, idle, peaks: rss.stop() };
+  return { post, get, getFinal, postId, postJson, idle, peaks: rss.stop() };
+}
+
+/** GET of a post in a final state (published now, read once it is posted): an answer that no longer changes. */
+async function loadFinalPost(system: LocalSystem, profileId: string, auth: Record<string, string>): Promise<Measured> {
+  const created = await fetch(`${system.baseUrl}/api/v1/publish`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({
+      platforms: ['threads'],
+      caption: 'A benchmark post published now.',
+      profileIds: [profileId],
+    }),
+  });
+  if (created.status !== 201)
+    throw new Error(`POST /api/v1/publish answered ${created.status}: ${await created.text()}`);
+  const finalId = ((await created.json()) as { postIds: string[] }).postIds[0];
+  const url = `${system.baseUrl}/api/v1/posts/${finalId}`;
+  const waited = (await (await fetch(`${url}?waitFor=final&timeout=25`, { headers: auth })).json()) as {
+    status: string;
+  };
+  if (waited.status !== 'posted') throw new Error(`the published post ended ${waited.status}`);
+  await load(url, { headers: auth, seconds: WARMUP_SECONDS });
+  const getFinal = await measured(system.processes, () => load(url, { headers: auth, seconds: SECONDS }));
+  console.log(line('GET /api/v1/posts/{id}, posted', getFinal));
+  console.log(`    CPU ms (and write system calls) per request: ${getFinal.cpu}`);
+  return getFinal;
 }
 
 /** Publishing load for the resident sets: PUBLISH_BURST posts due at once over a few Threads profiles, published to the sandbox. */
@@ -199,15 +229,20 @@ async function bareExpress(postId: string, postJson: string): Promise<Measured> 
   }
 }
 
-function apiFigures(post: Load, get: Load, bare: Load, pg: PgbenchResult): Figure[] {
+function apiFigures(post: Load, get: Load, getFinal: Load, bare: Load, pg: PgbenchResult): Figure[] {
   const postRatio = post.rps / pg.tps;
   const getRatio = get.rps / bare.rps;
   const p99Factor = get.p99 / bare.p99;
+  const finalRatio = getFinal.rps / bare.rps;
+  const finalP99Factor = getFinal.p99 / bare.p99;
   console.log(
     `  POST / pgbench = ${postRatio.toFixed(2)} (target ≥ 0.25) with p99 ${ms(post.p99)} (target ≤ 50 ms): ${postRatio >= 0.25 && post.p99 <= 50 ? 'met' : 'MISSED'}`,
   );
   console.log(
     `  GET / bare = ${getRatio.toFixed(2)} (target ≥ 0.3), p99 ${p99Factor.toFixed(1)}× bare's (target ≤ 3×): ${getRatio >= 0.3 && p99Factor <= 3 ? 'met' : 'MISSED'}`,
+  );
+  console.log(
+    `  GET posted / bare = ${finalRatio.toFixed(2)} (target ≥ 0.5), p99 ${finalP99Factor.toFixed(1)}× bare's (target ≤ 3×): ${finalRatio >= 0.5 && finalP99Factor <= 3 ? 'met' : 'MISSED'}`,
   );
   return [
     { section: 'POST /api/v1/posts', name: 'sustained', value: Math.round(post.rps), unit: 'req/s' },
@@ -247,6 +282,22 @@ function apiFigures(post: Load, get: Load, bare: Load, pg: PgbenchResult): Figur
       unit: '×',
       target: '≤ 3×',
       met: p99Factor <= 3,
+    },
+    { section: 'GET /api/v1/posts/{id}', name: 'posted: sustained', value: Math.round(getFinal.rps), unit: 'req/s' },
+    {
+      section: 'GET /api/v1/posts/{id}',
+      name: 'posted: API / bare',
+      value: Number(finalRatio.toFixed(3)),
+      target: '≥ 0.5',
+      met: finalRatio >= 0.5,
+    },
+    {
+      section: 'GET /api/v1/posts/{id}',
+      name: 'posted: p99 / bare p99',
+      value: Number(finalP99Factor.toFixed(1)),
+      unit: '×',
+      target: '≤ 3×',
+      met: finalP99Factor <= 3,
     },
   ];
 }
@@ -293,14 +344,14 @@ async function main(): Promise<void> {
         PROFILE.map((name) => [name, ['--cpu-prof', `--cpu-prof-dir=${join(PROFILE_DIR, name)}`]]),
       ),
     });
-    const { post, get, postId, postJson, idle, peaks } = await loadSystem(system);
+    const { post, get, getFinal, postId, postJson, idle, peaks } = await loadSystem(system);
     // The yardsticks, in the same run, with the system idle beside them.
     const bare = await bareExpress(postId, postJson);
     const pg = await runPgbench(env.databaseUrl, { clients: CONNECTIONS, seconds: SECONDS, binary: pgbench });
     console.log(
       `  ${'pgbench: post + outbox row per tx'.padEnd(34)} ${pg.tps.toFixed(0).padStart(6)} tx/s    mean ${ms(pg.latencyMs).padStart(9)}`,
     );
-    figures.push(...apiFigures(post, get, bare, pg), ...rssFigures(system.processes, idle, peaks));
+    figures.push(...apiFigures(post, get, getFinal, bare, pg), ...rssFigures(system.processes, idle, peaks));
   } finally {
     await system?.stop();
     await env.drop().catch(() => undefined);

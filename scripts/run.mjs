@@ -104,6 +104,28 @@ function ensureFfmpeg() {
   });
 }
 
+/** Debian's ffmpeg cannot read HEIC photos: media probes and the transcoder converts them with libheif's heif-convert. */
+function ensureHeifConvert() {
+  ensureDebianPackage({
+    pkg: 'libheif-examples',
+    paths: [process.env.HEIF_CONVERT_PATH ?? '/usr/bin/heif-convert'],
+    purpose: 'HEIC photos',
+    advice:
+      'Debian/Ubuntu: sudo apt-get install libheif-examples. macOS: brew install libheif, then set HEIF_CONVERT_PATH=$(brew --prefix)/bin/heif-convert.',
+  });
+}
+
+/** Bluesky's reference AppView (tests/atproto) keeps its cache in a Redis it starts itself: Debian's redis-server. */
+function ensureRedis() {
+  if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0) return;
+  ensureDebianPackage({
+    pkg: 'redis-server',
+    paths: ['/usr/bin/redis-server'],
+    purpose: "the tests against Bluesky's reference AppView",
+    advice: 'Debian/Ubuntu: sudo apt-get install redis-server. macOS: brew install redis.',
+  });
+}
+
 /**
  * PostgreSQL and RabbitMQ for `start` and `test`: the configured ones when they answer, else
  * brought up with Docker or as private servers under .data/ (scripts/servers.ts); answers the
@@ -123,8 +145,14 @@ function ensureServers(purpose) {
 }
 
 const pnpm = pnpmCommand();
-if (command === 'test') ensureChromium();
-if (command === 'start' || command === 'test') ensureFfmpeg();
+if (command === 'test') {
+  ensureChromium();
+  ensureRedis();
+}
+if (command === 'start' || command === 'test') {
+  ensureFfmpeg();
+  ensureHeifConvert();
+}
 if (installIsStale()) {
   const code = run([...pnpm, 'install', '--frozen-lockfile']);
   if (code !== 0) process.exit(code);

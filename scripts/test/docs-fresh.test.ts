@@ -105,6 +105,9 @@ const NOT_VARIABLES = new Set([
   'MUTUAL_FOLLOW_FRIENDS',
   'FOLLOWER_OF_CREATOR',
   'SELF_ONLY',
+  'LOGGED_IN', // LinkedIn's visibility of a post
+  'PROCESSING_FAILED', // LinkedIn's asset status
+  'TOTAL_COMMENTS', // a Pinterest pin metric
 ]);
 
 /** The files under `dir`, relative to the root, leaving out node_modules (whose workspace links lead round in circles). */

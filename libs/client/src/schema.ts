@@ -227,6 +227,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/connections/{id}/pinterest/boards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Pinterest profile's boards: a pin goes to one of them (platformMeta.pinterest.boardId).
+         * @description A Pinterest profile's boards: a pin goes to one of them (platformMeta.pinterest.boardId).
+         *
+         *     Requires scope `account:read`. Agent tool twin: `svc_get_pinterest_boards`.
+         */
+        get: operations["getPinterestBoards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/connections/{id}/tiktok/options": {
         parameters: {
             query?: never;
@@ -889,7 +911,7 @@ export interface components {
     schemas: {
         Error: {
             /** @enum {string} */
-            code: "invalid_json" | "validation_error" | "missing_content" | "missing_platforms" | "unsupported_platform" | "invalid_scheduled_time" | "scheduled_time_in_past" | "invalid_profile_ids" | "media_not_found" | "missing_file" | "media_url_not_direct" | "media_url_refused" | "unsupported_media_type" | "unsupported_photo_format" | "media_url_unverified" | "media_unreadable" | "media_incompatible" | "first_comment_unsupported" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "api_access_disabled" | "plan_required" | "upload_plan_required" | "profile_scope_denied" | "quota_exceeded" | "storage_quota_exceeded" | "invalid_signature" | "post_not_found" | "schedule_not_found" | "series_not_found" | "not_found" | "method_not_allowed" | "external_id_conflict" | "idempotency_conflict" | "post_not_editable" | "schedule_not_applicable" | "schedule_default_taken" | "media_gone" | "file_too_large" | "rate_limited" | "internal_error" | "not_available" | "service_unavailable" | "upstream_timeout";
+            code: "invalid_json" | "validation_error" | "missing_content" | "missing_platforms" | "unsupported_platform" | "invalid_scheduled_time" | "scheduled_time_in_past" | "invalid_profile_ids" | "media_not_found" | "missing_file" | "media_url_not_direct" | "media_url_refused" | "unsupported_media_type" | "unsupported_photo_format" | "media_url_unverified" | "media_unreadable" | "media_incompatible" | "first_comment_unsupported" | "missing_board" | "missing_api_key" | "invalid_api_key" | "insufficient_scope" | "api_access_disabled" | "plan_required" | "upload_plan_required" | "profile_scope_denied" | "quota_exceeded" | "storage_quota_exceeded" | "invalid_signature" | "post_not_found" | "schedule_not_found" | "series_not_found" | "not_found" | "method_not_allowed" | "external_id_conflict" | "idempotency_conflict" | "post_not_editable" | "schedule_not_applicable" | "schedule_default_taken" | "media_gone" | "file_too_large" | "rate_limited" | "internal_error" | "not_available" | "service_unavailable" | "upstream_timeout";
             details?: unknown;
             error: string;
         };
@@ -1001,7 +1023,15 @@ export interface operations {
                                     active: number;
                                     needsReconnect: number;
                                 };
+                                linkedin: {
+                                    active: number;
+                                    needsReconnect: number;
+                                };
                                 mastodon: {
+                                    active: number;
+                                    needsReconnect: number;
+                                };
+                                pinterest: {
                                     active: number;
                                     needsReconnect: number;
                                 };
@@ -1010,6 +1040,10 @@ export interface operations {
                                     needsReconnect: number;
                                 };
                                 tiktok: {
+                                    active: number;
+                                    needsReconnect: number;
+                                };
+                                x: {
                                     active: number;
                                     needsReconnect: number;
                                 };
@@ -1496,13 +1530,13 @@ export interface operations {
                         id: string;
                         name?: string;
                         /** @description Only comments on these platforms (comment sources: instagram, facebook, threads); omitted: all of them. */
-                        platforms?: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon")[];
+                        platforms?: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon" | "linkedin" | "x" | "pinterest")[];
                         /** @description Only comments on these profiles; omitted: every profile of the account. */
                         profileIds?: string[];
                         trigger: {
                             keywords: string[];
                             /**
-                             * @description any: the comment contains one of the keywords; all: it contains every keyword; exact: the whole comment is one of the keywords. Case-insensitive; a keyword matches as a whole word or phrase.
+                             * @description any: one of the keywords; all: every keyword; exact: the whole comment is one of them. Case-insensitive, whole words or phrases.
                              * @enum {string}
                              */
                             match: "any" | "all" | "exact";
@@ -1940,7 +1974,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    platform: "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon";
+                    platform: "instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon" | "linkedin" | "x" | "pinterest";
                 };
             };
         };
@@ -2206,6 +2240,98 @@ export interface operations {
                             /** @description When the refresher will renew it; null when it needs no refresh. */
                             nextRefreshAt: string | null;
                         };
+                    };
+                };
+            };
+            /** @description `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "missing_api_key" | "invalid_api_key";
+                    };
+                };
+            };
+            /** @description `insufficient_scope`, `api_access_disabled`, `plan_required` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "insufficient_scope" | "api_access_disabled" | "plan_required";
+                    };
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "not_found";
+                    };
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "rate_limited";
+                    };
+                };
+            };
+            /** @description `service_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {unknown} */
+                        code?: "service_unavailable";
+                    };
+                };
+            };
+        };
+    };
+    getPinterestBoards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        boards: {
+                            description: string;
+                            /** @description Use it as platformMeta.pinterest.boardId. */
+                            id: string;
+                            name: string;
+                            /** @description PUBLIC, PROTECTED or SECRET. */
+                            privacy: string;
+                        }[];
+                        profileId: string;
                     };
                 };
             };
@@ -3231,7 +3357,7 @@ export interface operations {
                             /** @description Null only for a draft that has no time yet. */
                             scheduledTime: string | null;
                             status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
-                            /** @description Threads: the chain of replies asked for, in order, and what became of each; empty otherwise. */
+                            /** @description Threads and X: the chain of replies asked for, in order, and what became of each; empty otherwise. */
                             thread: {
                                 failedReason: string | null;
                                 permalink: string | null;
@@ -3244,7 +3370,7 @@ export interface operations {
                             updatedAt: string;
                             /** @description Set when the post went out but not quite as asked (e.g. YouTube kept it private); empty otherwise. */
                             warnings: {
-                                /** @description One of youtube_private_lock, tiktok_post_id_pending (more may come). */
+                                /** @description One of youtube_private_lock, tiktok_post_id_pending, bluesky_link_card_skipped, bluesky_link_card_thumb_skipped (more may come). */
                                 code: string;
                                 /** @description What happened and what to do, in a sentence a person can act on. */
                                 message: string;
@@ -3330,8 +3456,9 @@ export interface operations {
                     caption?: string;
                     category?: string;
                     externalId?: string;
-                    /** @description A comment published right after the post: one text for every platform, or per platform ({ default, instagram, facebook, threads, youtube }). Instagram and Facebook: a comment on the post; Threads: a reply; YouTube: a top-level comment (the connection needs youtube.force-ssl). At most 2,200 characters on Instagram, 8,000 on Facebook, 500 on Threads, 10,000 on YouTube. TikTok has no API for it: refused with first_comment_unsupported. */
+                    /** @description A comment (Threads, Bluesky: a reply) published right after the post: one text, or per platform ({ default, instagram, facebook, threads, youtube, bluesky }). At most 2,200 characters on Instagram, 8,000 Facebook, 500 Threads, 10,000 YouTube (needs youtube.force-ssl), 300 graphemes Bluesky. Elsewhere: first_comment_unsupported. */
                     firstComment?: string | {
+                        bluesky?: string;
                         default?: string;
                         facebook?: string;
                         instagram?: string;
@@ -3341,7 +3468,7 @@ export interface operations {
                     mediaId?: string;
                     /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
-                    /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                    /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                     normalize?: boolean | {
                         /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                         trim?: boolean;
@@ -3349,11 +3476,13 @@ export interface operations {
                     /** @description Per-platform settings. */
                     platformMeta?: {
                         bluesky?: {
-                            /** @description Alt text of each media item, in the order of the media (at most 2000 characters each); an item without one is posted with an empty alt text. No more entries than the post has media. */
+                            /** @description Alt text of each media item, in order (at most 2000 characters each); none for an item: empty. */
                             altTexts?: string[];
                             /** @description Languages of the text as BCP-47 tags (e.g. "en", "pt-BR"), at most 3: Bluesky filters feeds by them. */
                             langs?: string[];
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description Link card: by default the first link of a post without media; a URL for another page; false for none. Not with media. An unreadable page: no card, warning bluesky_link_card_skipped. */
+                            linkCard?: string | false;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -3365,7 +3494,7 @@ export interface operations {
                              * @description An http(s) link without credentials in it.
                              */
                             coverUrl?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -3379,7 +3508,7 @@ export interface operations {
                              * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -3391,12 +3520,27 @@ export interface operations {
                             /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
                             thumbOffsetMs?: number;
                         };
+                        linkedin?: {
+                            /** @description Alt text per image, in media order. */
+                            altTexts?: string[];
+                            /** @description No reshares. */
+                            disableReshare?: boolean;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description Video or document title. */
+                            title?: string;
+                            /** @description Default PUBLIC; CONNECTIONS: members only. */
+                            visibility?: "PUBLIC" | "CONNECTIONS" | "LOGGED_IN";
+                        };
                         mastodon?: {
-                            /** @description Description (alt text) of each media item, in the order of the media (at most 1500 characters each). No more entries than the post has media. */
+                            /** @description Alt text of each media item, in order (at most 1500 characters each). */
                             altTexts?: string[];
                             /** @description ISO 639 language code of the text, e.g. "en". */
                             language?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -3415,6 +3559,33 @@ export interface operations {
                             /** @description public (default), unlisted, private (followers only) or direct. */
                             visibility?: "public" | "unlisted" | "private" | "direct";
                         };
+                        pinterest?: {
+                            /** @description Alt text. */
+                            altText?: string;
+                            /** @description Required: a board id of the profile (see its pinterest/boards). */
+                            boardId?: string;
+                            /** @description A section of the board. */
+                            boardSectionId?: string;
+                            /**
+                             * Format: uri
+                             * @description Video cover image.
+                             */
+                            coverImageUrl?: string;
+                            /** @description Video cover frame, in seconds. */
+                            coverKeyFrameSeconds?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the pin leads.
+                             */
+                            link?: string;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description The pin title. */
+                            title?: string;
+                        };
                         tiktok?: {
                             brandContentOptIn?: boolean;
                             brandOrganicOptIn?: boolean;
@@ -3422,7 +3593,7 @@ export interface operations {
                             disableComment?: boolean;
                             disableDuet?: boolean;
                             disableStitch?: boolean;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -3432,7 +3603,7 @@ export interface operations {
                         };
                         youtube?: {
                             madeForKids?: boolean;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -3452,17 +3623,17 @@ export interface operations {
                         };
                     };
                     /** @description One or more platforms. */
-                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon")[];
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon" | "linkedin" | "x" | "pinterest")[];
                     profileIds?: string[];
-                    /** @description Repeat the post: an RFC 5545 RRULE with FREQ=DAILY|WEEKLY|MONTHLY and optionally INTERVAL, BYDAY, COUNT, UNTIL, e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10". Read in timezone (UTC without one) from scheduledTime, the first occurrence. Occurrences are created ahead as posts of their own; the series is at /api/v1/series/{id}. */
+                    /** @description Repeat the post: an RFC 5545 RRULE (FREQ=DAILY|WEEKLY|MONTHLY; INTERVAL, BYDAY, COUNT, UNTIL), e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10", read in timezone from scheduledTime. Each occurrence is a post of its own; the series is at /api/v1/series/{id}. */
                     recurrence?: string;
                     /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
                     schedule?: string;
                     /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
                     scheduledTime?: string;
-                    /** @description Threads only: replies published in order under the Threads post, each one a reply to the part before it (at most 20, each at most 500 characters as Threads counts them). */
+                    /** @description Threads, X, Bluesky: up to 20 replies published in order, each under the one before (each at most 500 characters on Threads, 280 weighted on X, 300 graphemes on Bluesky). */
                     thread?: string[];
-                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
+                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime without offset: a skipped time moves to the next valid minute, a repeated one is its first occurrence. */
                     timezone?: string;
                     /** @description Required for TikTok (max 150) and YouTube. */
                     title?: string;
@@ -3632,7 +3803,7 @@ export interface operations {
                         /** @description Null only for a draft that has no time yet. */
                         scheduledTime: string | null;
                         status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
-                        /** @description Threads: the chain of replies asked for, in order, and what became of each; empty otherwise. */
+                        /** @description Threads and X: the chain of replies asked for, in order, and what became of each; empty otherwise. */
                         thread: {
                             failedReason: string | null;
                             permalink: string | null;
@@ -3645,7 +3816,7 @@ export interface operations {
                         updatedAt: string;
                         /** @description Set when the post went out but not quite as asked (e.g. YouTube kept it private); empty otherwise. */
                         warnings: {
-                            /** @description One of youtube_private_lock, tiktok_post_id_pending (more may come). */
+                            /** @description One of youtube_private_lock, tiktok_post_id_pending, bluesky_link_card_skipped, bluesky_link_card_thumb_skipped (more may come). */
                             code: string;
                             /** @description What happened and what to do, in a sentence a person can act on. */
                             message: string;
@@ -3781,7 +3952,7 @@ export interface operations {
                         /** @description Null only for a draft that has no time yet. */
                         scheduledTime: string | null;
                         status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
-                        /** @description Threads: the chain of replies asked for, in order, and what became of each; empty otherwise. */
+                        /** @description Threads and X: the chain of replies asked for, in order, and what became of each; empty otherwise. */
                         thread: {
                             failedReason: string | null;
                             permalink: string | null;
@@ -3794,7 +3965,7 @@ export interface operations {
                         updatedAt: string;
                         /** @description Set when the post went out but not quite as asked (e.g. YouTube kept it private); empty otherwise. */
                         warnings: {
-                            /** @description One of youtube_private_lock, tiktok_post_id_pending (more may come). */
+                            /** @description One of youtube_private_lock, tiktok_post_id_pending, bluesky_link_card_skipped, bluesky_link_card_thumb_skipped (more may come). */
                             code: string;
                             /** @description What happened and what to do, in a sentence a person can act on. */
                             message: string;
@@ -3898,11 +4069,13 @@ export interface operations {
                     /** @description Per-platform settings. */
                     platformMeta?: {
                         bluesky?: {
-                            /** @description Alt text of each media item, in the order of the media (at most 2000 characters each); an item without one is posted with an empty alt text. No more entries than the post has media. */
+                            /** @description Alt text of each media item, in order (at most 2000 characters each); none for an item: empty. */
                             altTexts?: string[];
                             /** @description Languages of the text as BCP-47 tags (e.g. "en", "pt-BR"), at most 3: Bluesky filters feeds by them. */
                             langs?: string[];
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description Link card: by default the first link of a post without media; a URL for another page; false for none. Not with media. An unreadable page: no card, warning bluesky_link_card_skipped. */
+                            linkCard?: string | false;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -3914,7 +4087,7 @@ export interface operations {
                              * @description An http(s) link without credentials in it.
                              */
                             coverUrl?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -3928,7 +4101,7 @@ export interface operations {
                              * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -3940,12 +4113,27 @@ export interface operations {
                             /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
                             thumbOffsetMs?: number;
                         };
+                        linkedin?: {
+                            /** @description Alt text per image, in media order. */
+                            altTexts?: string[];
+                            /** @description No reshares. */
+                            disableReshare?: boolean;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description Video or document title. */
+                            title?: string;
+                            /** @description Default PUBLIC; CONNECTIONS: members only. */
+                            visibility?: "PUBLIC" | "CONNECTIONS" | "LOGGED_IN";
+                        };
                         mastodon?: {
-                            /** @description Description (alt text) of each media item, in the order of the media (at most 1500 characters each). No more entries than the post has media. */
+                            /** @description Alt text of each media item, in order (at most 1500 characters each). */
                             altTexts?: string[];
                             /** @description ISO 639 language code of the text, e.g. "en". */
                             language?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -3964,6 +4152,33 @@ export interface operations {
                             /** @description public (default), unlisted, private (followers only) or direct. */
                             visibility?: "public" | "unlisted" | "private" | "direct";
                         };
+                        pinterest?: {
+                            /** @description Alt text. */
+                            altText?: string;
+                            /** @description Required: a board id of the profile (see its pinterest/boards). */
+                            boardId?: string;
+                            /** @description A section of the board. */
+                            boardSectionId?: string;
+                            /**
+                             * Format: uri
+                             * @description Video cover image.
+                             */
+                            coverImageUrl?: string;
+                            /** @description Video cover frame, in seconds. */
+                            coverKeyFrameSeconds?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the pin leads.
+                             */
+                            link?: string;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description The pin title. */
+                            title?: string;
+                        };
                         tiktok?: {
                             brandContentOptIn?: boolean;
                             brandOrganicOptIn?: boolean;
@@ -3971,7 +4186,7 @@ export interface operations {
                             disableComment?: boolean;
                             disableDuet?: boolean;
                             disableStitch?: boolean;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -3981,7 +4196,7 @@ export interface operations {
                         };
                         youtube?: {
                             madeForKids?: boolean;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -4002,7 +4217,7 @@ export interface operations {
                     };
                     /** @description ISO 8601 with Z or an offset (or a local time without offset together with timezone), in the future. Setting it on a draft schedules the draft. */
                     scheduledTime?: string;
-                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
+                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime without offset: a skipped time moves to the next valid minute, a repeated one is its first occurrence. */
                     timezone?: string;
                     title?: string;
                 };
@@ -4050,7 +4265,7 @@ export interface operations {
                         /** @description Null only for a draft that has no time yet. */
                         scheduledTime: string | null;
                         status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
-                        /** @description Threads: the chain of replies asked for, in order, and what became of each; empty otherwise. */
+                        /** @description Threads and X: the chain of replies asked for, in order, and what became of each; empty otherwise. */
                         thread: {
                             failedReason: string | null;
                             permalink: string | null;
@@ -4063,7 +4278,7 @@ export interface operations {
                         updatedAt: string;
                         /** @description Set when the post went out but not quite as asked (e.g. YouTube kept it private); empty otherwise. */
                         warnings: {
-                            /** @description One of youtube_private_lock, tiktok_post_id_pending (more may come). */
+                            /** @description One of youtube_private_lock, tiktok_post_id_pending, bluesky_link_card_skipped, bluesky_link_card_thumb_skipped (more may come). */
                             code: string;
                             /** @description What happened and what to do, in a sentence a person can act on. */
                             message: string;
@@ -4370,8 +4585,9 @@ export interface operations {
                     caption?: string;
                     category?: string;
                     externalId?: string;
-                    /** @description A comment published right after the post: one text for every platform, or per platform ({ default, instagram, facebook, threads, youtube }). Instagram and Facebook: a comment on the post; Threads: a reply; YouTube: a top-level comment (the connection needs youtube.force-ssl). At most 2,200 characters on Instagram, 8,000 on Facebook, 500 on Threads, 10,000 on YouTube. TikTok has no API for it: refused with first_comment_unsupported. */
+                    /** @description A comment (Threads, Bluesky: a reply) published right after the post: one text, or per platform ({ default, instagram, facebook, threads, youtube, bluesky }). At most 2,200 characters on Instagram, 8,000 Facebook, 500 Threads, 10,000 YouTube (needs youtube.force-ssl), 300 graphemes Bluesky. Elsewhere: first_comment_unsupported. */
                     firstComment?: string | {
+                        bluesky?: string;
                         default?: string;
                         facebook?: string;
                         instagram?: string;
@@ -4381,7 +4597,7 @@ export interface operations {
                     mediaId?: string;
                     /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
-                    /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                    /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                     normalize?: boolean | {
                         /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                         trim?: boolean;
@@ -4389,11 +4605,13 @@ export interface operations {
                     /** @description Per-platform settings. */
                     platformMeta?: {
                         bluesky?: {
-                            /** @description Alt text of each media item, in the order of the media (at most 2000 characters each); an item without one is posted with an empty alt text. No more entries than the post has media. */
+                            /** @description Alt text of each media item, in order (at most 2000 characters each); none for an item: empty. */
                             altTexts?: string[];
                             /** @description Languages of the text as BCP-47 tags (e.g. "en", "pt-BR"), at most 3: Bluesky filters feeds by them. */
                             langs?: string[];
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description Link card: by default the first link of a post without media; a URL for another page; false for none. Not with media. An unreadable page: no card, warning bluesky_link_card_skipped. */
+                            linkCard?: string | false;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -4405,7 +4623,7 @@ export interface operations {
                              * @description An http(s) link without credentials in it.
                              */
                             coverUrl?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -4419,7 +4637,7 @@ export interface operations {
                              * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -4431,12 +4649,27 @@ export interface operations {
                             /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
                             thumbOffsetMs?: number;
                         };
+                        linkedin?: {
+                            /** @description Alt text per image, in media order. */
+                            altTexts?: string[];
+                            /** @description No reshares. */
+                            disableReshare?: boolean;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description Video or document title. */
+                            title?: string;
+                            /** @description Default PUBLIC; CONNECTIONS: members only. */
+                            visibility?: "PUBLIC" | "CONNECTIONS" | "LOGGED_IN";
+                        };
                         mastodon?: {
-                            /** @description Description (alt text) of each media item, in the order of the media (at most 1500 characters each). No more entries than the post has media. */
+                            /** @description Alt text of each media item, in order (at most 1500 characters each). */
                             altTexts?: string[];
                             /** @description ISO 639 language code of the text, e.g. "en". */
                             language?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -4455,6 +4688,33 @@ export interface operations {
                             /** @description public (default), unlisted, private (followers only) or direct. */
                             visibility?: "public" | "unlisted" | "private" | "direct";
                         };
+                        pinterest?: {
+                            /** @description Alt text. */
+                            altText?: string;
+                            /** @description Required: a board id of the profile (see its pinterest/boards). */
+                            boardId?: string;
+                            /** @description A section of the board. */
+                            boardSectionId?: string;
+                            /**
+                             * Format: uri
+                             * @description Video cover image.
+                             */
+                            coverImageUrl?: string;
+                            /** @description Video cover frame, in seconds. */
+                            coverKeyFrameSeconds?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the pin leads.
+                             */
+                            link?: string;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description The pin title. */
+                            title?: string;
+                        };
                         tiktok?: {
                             brandContentOptIn?: boolean;
                             brandOrganicOptIn?: boolean;
@@ -4462,7 +4722,7 @@ export interface operations {
                             disableComment?: boolean;
                             disableDuet?: boolean;
                             disableStitch?: boolean;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -4472,7 +4732,7 @@ export interface operations {
                         };
                         youtube?: {
                             madeForKids?: boolean;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -4492,17 +4752,17 @@ export interface operations {
                         };
                     };
                     /** @description One or more platforms. */
-                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon")[];
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon" | "linkedin" | "x" | "pinterest")[];
                     profileIds?: string[];
-                    /** @description Repeat the post: an RFC 5545 RRULE with FREQ=DAILY|WEEKLY|MONTHLY and optionally INTERVAL, BYDAY, COUNT, UNTIL, e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10". Read in timezone (UTC without one) from scheduledTime, the first occurrence. Occurrences are created ahead as posts of their own; the series is at /api/v1/series/{id}. */
+                    /** @description Repeat the post: an RFC 5545 RRULE (FREQ=DAILY|WEEKLY|MONTHLY; INTERVAL, BYDAY, COUNT, UNTIL), e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10", read in timezone from scheduledTime. Each occurrence is a post of its own; the series is at /api/v1/series/{id}. */
                     recurrence?: string;
                     /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
                     schedule?: string;
                     /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
                     scheduledTime?: string;
-                    /** @description Threads only: replies published in order under the Threads post, each one a reply to the part before it (at most 20, each at most 500 characters as Threads counts them). */
+                    /** @description Threads, X, Bluesky: up to 20 replies published in order, each under the one before (each at most 500 characters on Threads, 280 weighted on X, 300 graphemes on Bluesky). */
                     thread?: string[];
-                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
+                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime without offset: a skipped time moves to the next valid minute, a repeated one is its first occurrence. */
                     timezone?: string;
                     /** @description Required for TikTok (max 150) and YouTube. */
                     title?: string;
@@ -4607,8 +4867,9 @@ export interface operations {
                     caption?: string;
                     category?: string;
                     externalId?: string;
-                    /** @description A comment published right after the post: one text for every platform, or per platform ({ default, instagram, facebook, threads, youtube }). Instagram and Facebook: a comment on the post; Threads: a reply; YouTube: a top-level comment (the connection needs youtube.force-ssl). At most 2,200 characters on Instagram, 8,000 on Facebook, 500 on Threads, 10,000 on YouTube. TikTok has no API for it: refused with first_comment_unsupported. */
+                    /** @description A comment (Threads, Bluesky: a reply) published right after the post: one text, or per platform ({ default, instagram, facebook, threads, youtube, bluesky }). At most 2,200 characters on Instagram, 8,000 Facebook, 500 Threads, 10,000 YouTube (needs youtube.force-ssl), 300 graphemes Bluesky. Elsewhere: first_comment_unsupported. */
                     firstComment?: string | {
+                        bluesky?: string;
                         default?: string;
                         facebook?: string;
                         instagram?: string;
@@ -4618,7 +4879,7 @@ export interface operations {
                     mediaId?: string;
                     /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
-                    /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                    /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                     normalize?: boolean | {
                         /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                         trim?: boolean;
@@ -4626,11 +4887,13 @@ export interface operations {
                     /** @description Per-platform settings. */
                     platformMeta?: {
                         bluesky?: {
-                            /** @description Alt text of each media item, in the order of the media (at most 2000 characters each); an item without one is posted with an empty alt text. No more entries than the post has media. */
+                            /** @description Alt text of each media item, in order (at most 2000 characters each); none for an item: empty. */
                             altTexts?: string[];
                             /** @description Languages of the text as BCP-47 tags (e.g. "en", "pt-BR"), at most 3: Bluesky filters feeds by them. */
                             langs?: string[];
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description Link card: by default the first link of a post without media; a URL for another page; false for none. Not with media. An unreadable page: no card, warning bluesky_link_card_skipped. */
+                            linkCard?: string | false;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -4642,7 +4905,7 @@ export interface operations {
                              * @description An http(s) link without credentials in it.
                              */
                             coverUrl?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -4656,7 +4919,7 @@ export interface operations {
                              * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -4668,12 +4931,27 @@ export interface operations {
                             /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
                             thumbOffsetMs?: number;
                         };
+                        linkedin?: {
+                            /** @description Alt text per image, in media order. */
+                            altTexts?: string[];
+                            /** @description No reshares. */
+                            disableReshare?: boolean;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description Video or document title. */
+                            title?: string;
+                            /** @description Default PUBLIC; CONNECTIONS: members only. */
+                            visibility?: "PUBLIC" | "CONNECTIONS" | "LOGGED_IN";
+                        };
                         mastodon?: {
-                            /** @description Description (alt text) of each media item, in the order of the media (at most 1500 characters each). No more entries than the post has media. */
+                            /** @description Alt text of each media item, in order (at most 1500 characters each). */
                             altTexts?: string[];
                             /** @description ISO 639 language code of the text, e.g. "en". */
                             language?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -4692,6 +4970,33 @@ export interface operations {
                             /** @description public (default), unlisted, private (followers only) or direct. */
                             visibility?: "public" | "unlisted" | "private" | "direct";
                         };
+                        pinterest?: {
+                            /** @description Alt text. */
+                            altText?: string;
+                            /** @description Required: a board id of the profile (see its pinterest/boards). */
+                            boardId?: string;
+                            /** @description A section of the board. */
+                            boardSectionId?: string;
+                            /**
+                             * Format: uri
+                             * @description Video cover image.
+                             */
+                            coverImageUrl?: string;
+                            /** @description Video cover frame, in seconds. */
+                            coverKeyFrameSeconds?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the pin leads.
+                             */
+                            link?: string;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description The pin title. */
+                            title?: string;
+                        };
                         tiktok?: {
                             brandContentOptIn?: boolean;
                             brandOrganicOptIn?: boolean;
@@ -4699,7 +5004,7 @@ export interface operations {
                             disableComment?: boolean;
                             disableDuet?: boolean;
                             disableStitch?: boolean;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -4709,7 +5014,7 @@ export interface operations {
                         };
                         youtube?: {
                             madeForKids?: boolean;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -4729,17 +5034,17 @@ export interface operations {
                         };
                     };
                     /** @description One or more platforms. */
-                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon")[];
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon" | "linkedin" | "x" | "pinterest")[];
                     profileIds?: string[];
-                    /** @description Repeat the post: an RFC 5545 RRULE with FREQ=DAILY|WEEKLY|MONTHLY and optionally INTERVAL, BYDAY, COUNT, UNTIL, e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10". Read in timezone (UTC without one) from scheduledTime, the first occurrence. Occurrences are created ahead as posts of their own; the series is at /api/v1/series/{id}. */
+                    /** @description Repeat the post: an RFC 5545 RRULE (FREQ=DAILY|WEEKLY|MONTHLY; INTERVAL, BYDAY, COUNT, UNTIL), e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10", read in timezone from scheduledTime. Each occurrence is a post of its own; the series is at /api/v1/series/{id}. */
                     recurrence?: string;
                     /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
                     schedule?: string;
                     /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
                     scheduledTime?: string;
-                    /** @description Threads only: replies published in order under the Threads post, each one a reply to the part before it (at most 20, each at most 500 characters as Threads counts them). */
+                    /** @description Threads, X, Bluesky: up to 20 replies published in order, each under the one before (each at most 500 characters on Threads, 280 weighted on X, 300 graphemes on Bluesky). */
                     thread?: string[];
-                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
+                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime without offset: a skipped time moves to the next valid minute, a repeated one is its first occurrence. */
                     timezone?: string;
                     /** @description Required for TikTok (max 150) and YouTube. */
                     title?: string;
@@ -4891,7 +5196,7 @@ export interface operations {
                         /** @description Null only for a draft that has no time yet. */
                         scheduledTime: string | null;
                         status: "draft" | "pending_approval" | "rejected" | "scheduled" | "posted" | "failed" | "cancelled";
-                        /** @description Threads: the chain of replies asked for, in order, and what became of each; empty otherwise. */
+                        /** @description Threads and X: the chain of replies asked for, in order, and what became of each; empty otherwise. */
                         thread: {
                             failedReason: string | null;
                             permalink: string | null;
@@ -4904,7 +5209,7 @@ export interface operations {
                         updatedAt: string;
                         /** @description Set when the post went out but not quite as asked (e.g. YouTube kept it private); empty otherwise. */
                         warnings: {
-                            /** @description One of youtube_private_lock, tiktok_post_id_pending (more may come). */
+                            /** @description One of youtube_private_lock, tiktok_post_id_pending, bluesky_link_card_skipped, bluesky_link_card_thumb_skipped (more may come). */
                             code: string;
                             /** @description What happened and what to do, in a sentence a person can act on. */
                             message: string;
@@ -4987,8 +5292,9 @@ export interface operations {
                     caption?: string;
                     category?: string;
                     externalId?: string;
-                    /** @description A comment published right after the post: one text for every platform, or per platform ({ default, instagram, facebook, threads, youtube }). Instagram and Facebook: a comment on the post; Threads: a reply; YouTube: a top-level comment (the connection needs youtube.force-ssl). At most 2,200 characters on Instagram, 8,000 on Facebook, 500 on Threads, 10,000 on YouTube. TikTok has no API for it: refused with first_comment_unsupported. */
+                    /** @description A comment (Threads, Bluesky: a reply) published right after the post: one text, or per platform ({ default, instagram, facebook, threads, youtube, bluesky }). At most 2,200 characters on Instagram, 8,000 Facebook, 500 Threads, 10,000 YouTube (needs youtube.force-ssl), 300 graphemes Bluesky. Elsewhere: first_comment_unsupported. */
                     firstComment?: string | {
+                        bluesky?: string;
                         default?: string;
                         facebook?: string;
                         instagram?: string;
@@ -4998,7 +5304,7 @@ export interface operations {
                     mediaId?: string;
                     /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
-                    /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                    /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                     normalize?: boolean | {
                         /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                         trim?: boolean;
@@ -5006,11 +5312,13 @@ export interface operations {
                     /** @description Per-platform settings. */
                     platformMeta?: {
                         bluesky?: {
-                            /** @description Alt text of each media item, in the order of the media (at most 2000 characters each); an item without one is posted with an empty alt text. No more entries than the post has media. */
+                            /** @description Alt text of each media item, in order (at most 2000 characters each); none for an item: empty. */
                             altTexts?: string[];
                             /** @description Languages of the text as BCP-47 tags (e.g. "en", "pt-BR"), at most 3: Bluesky filters feeds by them. */
                             langs?: string[];
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description Link card: by default the first link of a post without media; a URL for another page; false for none. Not with media. An unreadable page: no card, warning bluesky_link_card_skipped. */
+                            linkCard?: string | false;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5022,7 +5330,7 @@ export interface operations {
                              * @description An http(s) link without credentials in it.
                              */
                             coverUrl?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5036,7 +5344,7 @@ export interface operations {
                              * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5048,12 +5356,27 @@ export interface operations {
                             /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
                             thumbOffsetMs?: number;
                         };
+                        linkedin?: {
+                            /** @description Alt text per image, in media order. */
+                            altTexts?: string[];
+                            /** @description No reshares. */
+                            disableReshare?: boolean;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description Video or document title. */
+                            title?: string;
+                            /** @description Default PUBLIC; CONNECTIONS: members only. */
+                            visibility?: "PUBLIC" | "CONNECTIONS" | "LOGGED_IN";
+                        };
                         mastodon?: {
-                            /** @description Description (alt text) of each media item, in the order of the media (at most 1500 characters each). No more entries than the post has media. */
+                            /** @description Alt text of each media item, in order (at most 1500 characters each). */
                             altTexts?: string[];
                             /** @description ISO 639 language code of the text, e.g. "en". */
                             language?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5072,6 +5395,33 @@ export interface operations {
                             /** @description public (default), unlisted, private (followers only) or direct. */
                             visibility?: "public" | "unlisted" | "private" | "direct";
                         };
+                        pinterest?: {
+                            /** @description Alt text. */
+                            altText?: string;
+                            /** @description Required: a board id of the profile (see its pinterest/boards). */
+                            boardId?: string;
+                            /** @description A section of the board. */
+                            boardSectionId?: string;
+                            /**
+                             * Format: uri
+                             * @description Video cover image.
+                             */
+                            coverImageUrl?: string;
+                            /** @description Video cover frame, in seconds. */
+                            coverKeyFrameSeconds?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the pin leads.
+                             */
+                            link?: string;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description The pin title. */
+                            title?: string;
+                        };
                         tiktok?: {
                             brandContentOptIn?: boolean;
                             brandOrganicOptIn?: boolean;
@@ -5079,7 +5429,7 @@ export interface operations {
                             disableComment?: boolean;
                             disableDuet?: boolean;
                             disableStitch?: boolean;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5089,7 +5439,7 @@ export interface operations {
                         };
                         youtube?: {
                             madeForKids?: boolean;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5109,17 +5459,17 @@ export interface operations {
                         };
                     };
                     /** @description One or more platforms. */
-                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon")[];
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon" | "linkedin" | "x" | "pinterest")[];
                     profileIds?: string[];
-                    /** @description Repeat the post: an RFC 5545 RRULE with FREQ=DAILY|WEEKLY|MONTHLY and optionally INTERVAL, BYDAY, COUNT, UNTIL, e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10". Read in timezone (UTC without one) from scheduledTime, the first occurrence. Occurrences are created ahead as posts of their own; the series is at /api/v1/series/{id}. */
+                    /** @description Repeat the post: an RFC 5545 RRULE (FREQ=DAILY|WEEKLY|MONTHLY; INTERVAL, BYDAY, COUNT, UNTIL), e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10", read in timezone from scheduledTime. Each occurrence is a post of its own; the series is at /api/v1/series/{id}. */
                     recurrence?: string;
                     /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
                     schedule?: string;
                     /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
                     scheduledTime?: string;
-                    /** @description Threads only: replies published in order under the Threads post, each one a reply to the part before it (at most 20, each at most 500 characters as Threads counts them). */
+                    /** @description Threads, X, Bluesky: up to 20 replies published in order, each under the one before (each at most 500 characters on Threads, 280 weighted on X, 300 graphemes on Bluesky). */
                     thread?: string[];
-                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
+                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime without offset: a skipped time moves to the next valid minute, a repeated one is its first occurrence. */
                     timezone?: string;
                     /** @description Required for TikTok (max 150) and YouTube. */
                     title?: string;
@@ -5252,8 +5602,9 @@ export interface operations {
                     caption?: string;
                     category?: string;
                     externalId?: string;
-                    /** @description A comment published right after the post: one text for every platform, or per platform ({ default, instagram, facebook, threads, youtube }). Instagram and Facebook: a comment on the post; Threads: a reply; YouTube: a top-level comment (the connection needs youtube.force-ssl). At most 2,200 characters on Instagram, 8,000 on Facebook, 500 on Threads, 10,000 on YouTube. TikTok has no API for it: refused with first_comment_unsupported. */
+                    /** @description A comment (Threads, Bluesky: a reply) published right after the post: one text, or per platform ({ default, instagram, facebook, threads, youtube, bluesky }). At most 2,200 characters on Instagram, 8,000 Facebook, 500 Threads, 10,000 YouTube (needs youtube.force-ssl), 300 graphemes Bluesky. Elsewhere: first_comment_unsupported. */
                     firstComment?: string | {
+                        bluesky?: string;
                         default?: string;
                         facebook?: string;
                         instagram?: string;
@@ -5263,7 +5614,7 @@ export interface operations {
                     mediaId?: string;
                     /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
-                    /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                    /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                     normalize?: boolean | {
                         /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                         trim?: boolean;
@@ -5271,11 +5622,13 @@ export interface operations {
                     /** @description Per-platform settings. */
                     platformMeta?: {
                         bluesky?: {
-                            /** @description Alt text of each media item, in the order of the media (at most 2000 characters each); an item without one is posted with an empty alt text. No more entries than the post has media. */
+                            /** @description Alt text of each media item, in order (at most 2000 characters each); none for an item: empty. */
                             altTexts?: string[];
                             /** @description Languages of the text as BCP-47 tags (e.g. "en", "pt-BR"), at most 3: Bluesky filters feeds by them. */
                             langs?: string[];
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description Link card: by default the first link of a post without media; a URL for another page; false for none. Not with media. An unreadable page: no card, warning bluesky_link_card_skipped. */
+                            linkCard?: string | false;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5287,7 +5640,7 @@ export interface operations {
                              * @description An http(s) link without credentials in it.
                              */
                             coverUrl?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5301,7 +5654,7 @@ export interface operations {
                              * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5313,12 +5666,27 @@ export interface operations {
                             /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
                             thumbOffsetMs?: number;
                         };
+                        linkedin?: {
+                            /** @description Alt text per image, in media order. */
+                            altTexts?: string[];
+                            /** @description No reshares. */
+                            disableReshare?: boolean;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description Video or document title. */
+                            title?: string;
+                            /** @description Default PUBLIC; CONNECTIONS: members only. */
+                            visibility?: "PUBLIC" | "CONNECTIONS" | "LOGGED_IN";
+                        };
                         mastodon?: {
-                            /** @description Description (alt text) of each media item, in the order of the media (at most 1500 characters each). No more entries than the post has media. */
+                            /** @description Alt text of each media item, in order (at most 1500 characters each). */
                             altTexts?: string[];
                             /** @description ISO 639 language code of the text, e.g. "en". */
                             language?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5337,6 +5705,33 @@ export interface operations {
                             /** @description public (default), unlisted, private (followers only) or direct. */
                             visibility?: "public" | "unlisted" | "private" | "direct";
                         };
+                        pinterest?: {
+                            /** @description Alt text. */
+                            altText?: string;
+                            /** @description Required: a board id of the profile (see its pinterest/boards). */
+                            boardId?: string;
+                            /** @description A section of the board. */
+                            boardSectionId?: string;
+                            /**
+                             * Format: uri
+                             * @description Video cover image.
+                             */
+                            coverImageUrl?: string;
+                            /** @description Video cover frame, in seconds. */
+                            coverKeyFrameSeconds?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the pin leads.
+                             */
+                            link?: string;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description The pin title. */
+                            title?: string;
+                        };
                         tiktok?: {
                             brandContentOptIn?: boolean;
                             brandOrganicOptIn?: boolean;
@@ -5344,7 +5739,7 @@ export interface operations {
                             disableComment?: boolean;
                             disableDuet?: boolean;
                             disableStitch?: boolean;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5354,7 +5749,7 @@ export interface operations {
                         };
                         youtube?: {
                             madeForKids?: boolean;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5374,17 +5769,17 @@ export interface operations {
                         };
                     };
                     /** @description One or more platforms. */
-                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon")[];
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon" | "linkedin" | "x" | "pinterest")[];
                     profileIds?: string[];
-                    /** @description Repeat the post: an RFC 5545 RRULE with FREQ=DAILY|WEEKLY|MONTHLY and optionally INTERVAL, BYDAY, COUNT, UNTIL, e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10". Read in timezone (UTC without one) from scheduledTime, the first occurrence. Occurrences are created ahead as posts of their own; the series is at /api/v1/series/{id}. */
+                    /** @description Repeat the post: an RFC 5545 RRULE (FREQ=DAILY|WEEKLY|MONTHLY; INTERVAL, BYDAY, COUNT, UNTIL), e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10", read in timezone from scheduledTime. Each occurrence is a post of its own; the series is at /api/v1/series/{id}. */
                     recurrence?: string;
                     /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
                     schedule?: string;
                     /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
                     scheduledTime?: string;
-                    /** @description Threads only: replies published in order under the Threads post, each one a reply to the part before it (at most 20, each at most 500 characters as Threads counts them). */
+                    /** @description Threads, X, Bluesky: up to 20 replies published in order, each under the one before (each at most 500 characters on Threads, 280 weighted on X, 300 graphemes on Bluesky). */
                     thread?: string[];
-                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
+                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime without offset: a skipped time moves to the next valid minute, a repeated one is its first occurrence. */
                     timezone?: string;
                     /** @description Required for TikTok (max 150) and YouTube. */
                     title?: string;
@@ -5567,8 +5962,9 @@ export interface operations {
                     caption?: string;
                     category?: string;
                     externalId?: string;
-                    /** @description A comment published right after the post: one text for every platform, or per platform ({ default, instagram, facebook, threads, youtube }). Instagram and Facebook: a comment on the post; Threads: a reply; YouTube: a top-level comment (the connection needs youtube.force-ssl). At most 2,200 characters on Instagram, 8,000 on Facebook, 500 on Threads, 10,000 on YouTube. TikTok has no API for it: refused with first_comment_unsupported. */
+                    /** @description A comment (Threads, Bluesky: a reply) published right after the post: one text, or per platform ({ default, instagram, facebook, threads, youtube, bluesky }). At most 2,200 characters on Instagram, 8,000 Facebook, 500 Threads, 10,000 YouTube (needs youtube.force-ssl), 300 graphemes Bluesky. Elsewhere: first_comment_unsupported. */
                     firstComment?: string | {
+                        bluesky?: string;
                         default?: string;
                         facebook?: string;
                         instagram?: string;
@@ -5578,7 +5974,7 @@ export interface operations {
                     mediaId?: string;
                     /** @description Public http(s) links of the media, at most 35 (each platform has its own cap). */
                     mediaUrls?: string[];
-                    /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                    /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                     normalize?: boolean | {
                         /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                         trim?: boolean;
@@ -5586,11 +5982,13 @@ export interface operations {
                     /** @description Per-platform settings. */
                     platformMeta?: {
                         bluesky?: {
-                            /** @description Alt text of each media item, in the order of the media (at most 2000 characters each); an item without one is posted with an empty alt text. No more entries than the post has media. */
+                            /** @description Alt text of each media item, in order (at most 2000 characters each); none for an item: empty. */
                             altTexts?: string[];
                             /** @description Languages of the text as BCP-47 tags (e.g. "en", "pt-BR"), at most 3: Bluesky filters feeds by them. */
                             langs?: string[];
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description Link card: by default the first link of a post without media; a URL for another page; false for none. Not with media. An unreadable page: no card, warning bluesky_link_card_skipped. */
+                            linkCard?: string | false;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5602,7 +6000,7 @@ export interface operations {
                              * @description An http(s) link without credentials in it.
                              */
                             coverUrl?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5616,7 +6014,7 @@ export interface operations {
                              * @description Reel cover image: an http(s) link without credentials in it.
                              */
                             coverUrl?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5628,12 +6026,27 @@ export interface operations {
                             /** @description Reel cover frame, in ms from the start, when no coverUrl is given. */
                             thumbOffsetMs?: number;
                         };
+                        linkedin?: {
+                            /** @description Alt text per image, in media order. */
+                            altTexts?: string[];
+                            /** @description No reshares. */
+                            disableReshare?: boolean;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description Video or document title. */
+                            title?: string;
+                            /** @description Default PUBLIC; CONNECTIONS: members only. */
+                            visibility?: "PUBLIC" | "CONNECTIONS" | "LOGGED_IN";
+                        };
                         mastodon?: {
-                            /** @description Description (alt text) of each media item, in the order of the media (at most 1500 characters each). No more entries than the post has media. */
+                            /** @description Alt text of each media item, in order (at most 1500 characters each). */
                             altTexts?: string[];
                             /** @description ISO 639 language code of the text, e.g. "en". */
                             language?: string;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5652,6 +6065,33 @@ export interface operations {
                             /** @description public (default), unlisted, private (followers only) or direct. */
                             visibility?: "public" | "unlisted" | "private" | "direct";
                         };
+                        pinterest?: {
+                            /** @description Alt text. */
+                            altText?: string;
+                            /** @description Required: a board id of the profile (see its pinterest/boards). */
+                            boardId?: string;
+                            /** @description A section of the board. */
+                            boardSectionId?: string;
+                            /**
+                             * Format: uri
+                             * @description Video cover image.
+                             */
+                            coverImageUrl?: string;
+                            /** @description Video cover frame, in seconds. */
+                            coverKeyFrameSeconds?: number;
+                            /**
+                             * Format: uri
+                             * @description Where the pin leads.
+                             */
+                            link?: string;
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
+                            normalize?: boolean | {
+                                /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
+                                trim?: boolean;
+                            };
+                            /** @description The pin title. */
+                            title?: string;
+                        };
                         tiktok?: {
                             brandContentOptIn?: boolean;
                             brandOrganicOptIn?: boolean;
@@ -5659,7 +6099,7 @@ export interface operations {
                             disableComment?: boolean;
                             disableDuet?: boolean;
                             disableStitch?: boolean;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5669,7 +6109,7 @@ export interface operations {
                         };
                         youtube?: {
                             madeForKids?: boolean;
-                            /** @description true: media that breaks this platform's rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched. */
+                            /** @description true: media breaking the platform's rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video. */
                             normalize?: boolean | {
                                 /** @description Cut a video longer than the platform takes to its longest duration (otherwise such a video is refused). */
                                 trim?: boolean;
@@ -5689,17 +6129,17 @@ export interface operations {
                         };
                     };
                     /** @description One or more platforms. */
-                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon")[];
+                    platforms: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon" | "linkedin" | "x" | "pinterest")[];
                     profileIds?: string[];
-                    /** @description Repeat the post: an RFC 5545 RRULE with FREQ=DAILY|WEEKLY|MONTHLY and optionally INTERVAL, BYDAY, COUNT, UNTIL, e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10". Read in timezone (UTC without one) from scheduledTime, the first occurrence. Occurrences are created ahead as posts of their own; the series is at /api/v1/series/{id}. */
+                    /** @description Repeat the post: an RFC 5545 RRULE (FREQ=DAILY|WEEKLY|MONTHLY; INTERVAL, BYDAY, COUNT, UNTIL), e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10", read in timezone from scheduledTime. Each occurrence is a post of its own; the series is at /api/v1/series/{id}. */
                     recurrence?: string;
                     /** @description A schedule id: each profile's post takes that profile's next free slot (instead of scheduledTime). */
                     schedule?: string;
                     /** @description ISO 8601 with Z or an offset, in the future; or a local time without offset together with timezone. */
                     scheduledTime?: string;
-                    /** @description Threads only: replies published in order under the Threads post, each one a reply to the part before it (at most 20, each at most 500 characters as Threads counts them). */
+                    /** @description Threads, X, Bluesky: up to 20 replies published in order, each under the one before (each at most 500 characters on Threads, 280 weighted on X, 300 graphemes on Bluesky). */
                     thread?: string[];
-                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence. */
+                    /** @description IANA time zone (e.g. Europe/Berlin) of a scheduledTime without offset: a skipped time moves to the next valid minute, a repeated one is its first occurrence. */
                     timezone?: string;
                     /** @description Required for TikTok (max 150) and YouTube. */
                     title?: string;
@@ -5846,7 +6286,7 @@ export interface operations {
                             postsPerSlot: number;
                             /** @description Profiles the schedule serves. */
                             profileIds: string[];
-                            /** @description Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence. */
+                            /** @description Weekly slots; a skipped time moves to the next valid minute, a repeated one fires at its first occurrence. */
                             slots: {
                                 day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
                                 /** @description Local wall time HH:MM in the schedule's timezone. */
@@ -5927,7 +6367,7 @@ export interface operations {
                     postsPerSlot?: number;
                     /** @description Profiles the schedule serves. */
                     profileIds: string[];
-                    /** @description Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence. */
+                    /** @description Weekly slots; a skipped time moves to the next valid minute, a repeated one fires at its first occurrence. */
                     slots: {
                         day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
                         /** @description Local wall time HH:MM in the schedule's timezone. */
@@ -5956,7 +6396,7 @@ export interface operations {
                         postsPerSlot: number;
                         /** @description Profiles the schedule serves. */
                         profileIds: string[];
-                        /** @description Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence. */
+                        /** @description Weekly slots; a skipped time moves to the next valid minute, a repeated one fires at its first occurrence. */
                         slots: {
                             day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
                             /** @description Local wall time HH:MM in the schedule's timezone. */
@@ -5986,7 +6426,7 @@ export interface operations {
                         postsPerSlot: number;
                         /** @description Profiles the schedule serves. */
                         profileIds: string[];
-                        /** @description Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence. */
+                        /** @description Weekly slots; a skipped time moves to the next valid minute, a repeated one fires at its first occurrence. */
                         slots: {
                             day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
                             /** @description Local wall time HH:MM in the schedule's timezone. */
@@ -6089,7 +6529,7 @@ export interface operations {
                         postsPerSlot: number;
                         /** @description Profiles the schedule serves. */
                         profileIds: string[];
-                        /** @description Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence. */
+                        /** @description Weekly slots; a skipped time moves to the next valid minute, a repeated one fires at its first occurrence. */
                         slots: {
                             day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
                             /** @description Local wall time HH:MM in the schedule's timezone. */
@@ -6192,7 +6632,7 @@ export interface operations {
                         postsPerSlot: number;
                         /** @description Profiles the schedule serves. */
                         profileIds: string[];
-                        /** @description Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence. */
+                        /** @description Weekly slots; a skipped time moves to the next valid minute, a repeated one fires at its first occurrence. */
                         slots: {
                             day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
                             /** @description Local wall time HH:MM in the schedule's timezone. */
@@ -6286,7 +6726,7 @@ export interface operations {
                     postsPerSlot?: number;
                     /** @description Profiles the schedule serves. */
                     profileIds?: string[];
-                    /** @description Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence. */
+                    /** @description Weekly slots; a skipped time moves to the next valid minute, a repeated one fires at its first occurrence. */
                     slots?: {
                         day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
                         /** @description Local wall time HH:MM in the schedule's timezone. */
@@ -6315,7 +6755,7 @@ export interface operations {
                         postsPerSlot: number;
                         /** @description Profiles the schedule serves. */
                         profileIds: string[];
-                        /** @description Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence. */
+                        /** @description Weekly slots; a skipped time moves to the next valid minute, a repeated one fires at its first occurrence. */
                         slots: {
                             day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
                             /** @description Local wall time HH:MM in the schedule's timezone. */

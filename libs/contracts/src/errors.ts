@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   media_incompatible: 400,
   // a first comment for a platform whose API cannot comment (TikTok)
   first_comment_unsupported: 400,
+  // a Pinterest pin without platformMeta.pinterest.boardId: every pin goes to a board
+  missing_board: 400,
   // 401: who are you?
   missing_api_key: 401,
   invalid_api_key: 401,

@@ -20,6 +20,8 @@ export const PostDueSchema = Type.Object({
   mediaUrls: Type.Array(Type.String()),
   /** The stored media whose signed URL is mediaUrls[0]; the publisher asks media for a fresh URL, as a stored one may have expired. */
   mediaId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** A cover frame made for the video (normalize, no cover given): the publisher asks media for its fresh URL and passes it as the platform's cover image. */
+  coverMediaId: Type.Optional(Type.Union([Type.String(), Type.Null()])),
   platformMeta: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
   scheduledTime: Type.String(),
   dispatchedAt: Type.String(),
@@ -107,6 +109,21 @@ export const CommentReceivedSchema = Type.Object({
 });
 export type CommentReceived = Static<typeof CommentReceivedSchema>;
 
+/**
+ * What a profile is now, for services that keep the facts they check on every request (posts:
+ * owner, platform, status) instead of asking connections each time. `revision` grows with every
+ * change of the profile's status, so an event heard late never overwrites a newer fact.
+ */
+export const ConnectionChangedSchema = Type.Object({
+  profileId: Type.String(),
+  accountId: Type.String(),
+  platform: Type.String(),
+  status: Type.String(),
+  revision: Type.Integer({ minimum: 1 }),
+  connectedAt: Type.String(),
+});
+export type ConnectionChanged = Static<typeof ConnectionChangedSchema>;
+
 export const KeyRevokedSchema = Type.Object({ keyId: Type.String(), accountId: Type.String() });
 /** An OAuth grant (a consent and every token issued under it) revoked; with tokenId, only that access token. */
 export const GrantRevokedSchema = Type.Object({
@@ -135,6 +152,8 @@ export const Events = {
     'connection.revoked',
     Type.Object({ profileId: Type.String(), accountId: Type.String() }),
   ),
+  /** A profile connected, reconnected, needing a reconnect or disconnected: its facts as of `revision`. */
+  connectionChanged: defineEvent('connection.changed', ConnectionChangedSchema),
   mediaDeleted: defineEvent('media.deleted', Type.Object({ mediaId: Type.String(), accountId: Type.String() })),
   /** A rendition to make (media's outbox; the transcoder's queue). */
   mediaRenditionRequested: defineEvent(

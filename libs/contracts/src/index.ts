@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './principal';
 export * from './platforms';
+export * from './pinterest';
 export * from './ids';
 export * from './validation';
 export * from './post';

@@ -1,4 +1,15 @@
-export const PLATFORMS = ['instagram', 'tiktok', 'youtube', 'threads', 'facebook', 'bluesky', 'mastodon'] as const;
+export const PLATFORMS = [
+  'instagram',
+  'tiktok',
+  'youtube',
+  'threads',
+  'facebook',
+  'bluesky',
+  'mastodon',
+  'linkedin',
+  'x',
+  'pinterest',
+] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export function isPlatform(value: unknown): value is Platform {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PLATFORMS, type Platform } from './platforms';
+import { PINTEREST_CAROUSEL_IMAGES, PINTEREST_META_PROPERTIES } from './pinterest';
 
 export const POST_STATUSES = [
   'draft',
@@ -26,7 +27,8 @@ export const TIKTOK_PRIVACY_LEVELS = [
  * Media items one post may carry on each platform, a mediaId counting as one: an Instagram
  * carousel holds 10, a Threads carousel 20, a Facebook multi-photo post 10, a TikTok photo post
  * 35 (a TikTok video is one), a YouTube post one video, a Bluesky post 4 images or one video,
- * a Mastodon status 4 attachments (the default of an instance's max_media_attachments).
+ * a Mastodon status 4 attachments (the default of an instance's max_media_attachments), a Pinterest
+ * pin one image, one video or 2–5 images.
  */
 export const PLATFORM_MEDIA_MAX: Readonly<Record<Platform, number>> = {
   instagram: 10,
@@ -36,6 +38,9 @@ export const PLATFORM_MEDIA_MAX: Readonly<Record<Platform, number>> = {
   youtube: 1,
   bluesky: 4,
   mastodon: 4,
+  linkedin: 20,
+  x: 4,
+  pinterest: PINTEREST_CAROUSEL_IMAGES.max,
 };
 /** The most media items any platform takes: the bound of mediaUrls before any platform is known. */
 export const MEDIA_URLS_MAX = Math.max(...Object.values(PLATFORM_MEDIA_MAX));
@@ -67,6 +72,27 @@ export const MASTODON_POLL_OPTIONS = { min: 2, max: 4 } as const;
 export const MASTODON_POLL_OPTION_MAX = 50;
 export const MASTODON_POLL_EXPIRES_IN = { min: 300, max: 2_629_746 } as const;
 export const MASTODON_VISIBILITIES = ['public', 'unlisted', 'private', 'direct'] as const;
+/**
+ * X posts (https://docs.x.com/fundamentals/counting-characters): at most 280 characters by X's
+ * weighting (a URL counts 23, an emoji or a CJK character 2); up to 4 images or one video or GIF
+ * (https://docs.x.com/x-api/media/quickstart/best-practices). A reply chain (`thread`) adds up to
+ * THREAD_PARTS_MAX replies, each one post of its own.
+ */
+export const X_TEXT_MAX = 280;
+export const X_URL_LENGTH = 23;
+export const X_IMAGES_MAX = 4;
+/**
+ * LinkedIn posts (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api):
+ * commentary of at most 3,000 characters; one image, 2–20 images
+ * (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/multiimage-post-api),
+ * one video or one document. An image's alt text is at most 4,086 characters (Posts API, media.altText).
+ */
+export const LINKEDIN_TEXT_MAX = 3000;
+export const LINKEDIN_IMAGES_MAX = 20;
+export const LINKEDIN_ALT_MAX = 4086;
+/** The title a video or document post shows (content.media.title). */
+export const LINKEDIN_TITLE_MAX = 400;
+export const LINKEDIN_VISIBILITIES = ['PUBLIC', 'CONNECTIONS', 'LOGGED_IN'] as const;
 
 const Timestamp = Type.String({ format: 'date-time' });
 const Url = Type.String({
@@ -101,7 +127,7 @@ export const NormalizeSchema = Type.Union(
   ],
   {
     description:
-      'true: media that breaks this platform\'s rules is converted to fit them (H.264/AAC MP4, aspect ratio padded, frame and bit rate capped; PNG/WebP to JPEG) before the post is published; { "trim": true } also cuts an overlong video. The post waits for its renditions before it is dispatched.',
+      'true: media breaking the platform\'s rules is converted to fit (H.264/AAC MP4, padded, rates capped; PNG/WebP/HEIC to JPEG) and the post waits for it; { "trim": true } also cuts an overlong video.',
   },
 );
 export type NormalizeOption = Static<typeof NormalizeSchema>;
@@ -177,7 +203,7 @@ export const PlatformMetaSchema = Type.Object(
           altTexts: Type.Optional(
             Type.Array(Type.String({ maxLength: BLUESKY_ALT_MAX }), {
               maxItems: BLUESKY_IMAGES_MAX,
-              description: `Alt text of each media item, in the order of the media (at most ${BLUESKY_ALT_MAX} characters each); an item without one is posted with an empty alt text. No more entries than the post has media.`,
+              description: `Alt text of each media item, in order (at most ${BLUESKY_ALT_MAX} characters each); none for an item: empty.`,
             }),
           ),
           langs: Type.Optional(
@@ -185,6 +211,12 @@ export const PlatformMetaSchema = Type.Object(
               maxItems: 3,
               description:
                 'Languages of the text as BCP-47 tags (e.g. "en", "pt-BR"), at most 3: Bluesky filters feeds by them.',
+            }),
+          ),
+          linkCard: Type.Optional(
+            Type.Union([Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000 }), Type.Literal(false)], {
+              description:
+                'Link card: by default the first link of a post without media; a URL for another page; false for none. Not with media. An unreadable page: no card, warning bluesky_link_card_skipped.',
             }),
           ),
           normalize: Normalize,
@@ -214,7 +246,7 @@ export const PlatformMetaSchema = Type.Object(
           altTexts: Type.Optional(
             Type.Array(Type.String({ maxLength: MASTODON_ALT_MAX }), {
               maxItems: MASTODON_MEDIA_MAX,
-              description: `Description (alt text) of each media item, in the order of the media (at most ${MASTODON_ALT_MAX} characters each). No more entries than the post has media.`,
+              description: `Alt text of each media item, in order (at most ${MASTODON_ALT_MAX} characters each).`,
             }),
           ),
           poll: Type.Optional(
@@ -243,6 +275,37 @@ export const PlatformMetaSchema = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    linkedin: Type.Optional(
+      Type.Object(
+        {
+          visibility: Type.Optional(
+            Type.Union(
+              LINKEDIN_VISIBILITIES.map((v) => Type.Literal(v)),
+              { description: 'Default PUBLIC; CONNECTIONS: members only.' },
+            ),
+          ),
+          altTexts: Type.Optional(
+            Type.Array(Type.String({ maxLength: LINKEDIN_ALT_MAX }), {
+              maxItems: LINKEDIN_IMAGES_MAX,
+              description: 'Alt text per image, in media order.',
+            }),
+          ),
+          title: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: LINKEDIN_TITLE_MAX,
+              description: 'Video or document title.',
+            }),
+          ),
+          disableReshare: Type.Optional(Type.Boolean({ description: 'No reshares.' })),
+          normalize: Normalize,
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    pinterest: Type.Optional(
+      Type.Object({ ...PINTEREST_META_PROPERTIES, normalize: Normalize }, { additionalProperties: false }),
+    ),
   },
   { description: 'Per-platform settings.' },
 );
@@ -252,7 +315,8 @@ export const RECURRENCE_MAX = 200;
 /**
  * First comments: the platforms that take one through their API, and the most characters each
  * takes (links beside each call in libs/platforms): Instagram 2,200, Facebook 8,000, Threads 500
- * (counted as Threads counts, an emoji by its UTF-8 bytes), YouTube 10,000. TikTok has no API
+ * (counted as Threads counts, an emoji by its UTF-8 bytes), YouTube 10,000, Bluesky 300 graphemes (a
+ * reply to the post, https://docs.bsky.app/docs/advanced-guides/posts#replies-quote-posts-and-embeds). TikTok has no API
  * for comments, so a first comment for TikTok is refused.
  */
 export const FIRST_COMMENT_MAX: Readonly<Partial<Record<Platform, number>>> = {
@@ -260,6 +324,7 @@ export const FIRST_COMMENT_MAX: Readonly<Partial<Record<Platform, number>>> = {
   facebook: 8000,
   threads: 500,
   youtube: 10_000,
+  bluesky: 300,
 };
 export const FIRST_COMMENT_PLATFORMS = Object.keys(FIRST_COMMENT_MAX) as Platform[];
 /** Replies a Threads chain (`thread`) may hold after the post itself; each is one Threads post of at most 500 characters. */
@@ -277,13 +342,14 @@ export const FirstCommentInputSchema = Type.Union(
         facebook: Type.Optional(FirstCommentText),
         threads: Type.Optional(FirstCommentText),
         youtube: Type.Optional(FirstCommentText),
+        bluesky: Type.Optional(FirstCommentText),
       },
       { additionalProperties: false },
     ),
   ],
   {
     description:
-      'A comment published right after the post: one text for every platform, or per platform ({ default, instagram, facebook, threads, youtube }). Instagram and Facebook: a comment on the post; Threads: a reply; YouTube: a top-level comment (the connection needs youtube.force-ssl). At most 2,200 characters on Instagram, 8,000 on Facebook, 500 on Threads, 10,000 on YouTube. TikTok has no API for it: refused with first_comment_unsupported.',
+      'A comment (Threads, Bluesky: a reply) published right after the post: one text, or per platform ({ default, instagram, facebook, threads, youtube, bluesky }). At most 2,200 characters on Instagram, 8,000 Facebook, 500 Threads, 10,000 YouTube (needs youtube.force-ssl), 300 graphemes Bluesky. Elsewhere: first_comment_unsupported.',
   },
 );
 export type FirstCommentInput = Static<typeof FirstCommentInputSchema>;
@@ -296,6 +362,8 @@ export function firstCommentFor(input: FirstCommentInput | undefined, platform: 
 }
 
 export const FOLLOW_UP_STATUSES = ['pending', 'posted', 'failed'] as const;
+/** The failedReason of a first comment or chain part whose post failed: nothing is published after it. */
+export const FOLLOW_UP_FAILED_WITH_POST = 'Not published: the post itself failed.';
 export type FollowUpStatus = (typeof FOLLOW_UP_STATUSES)[number];
 
 /** What became of a first comment or of one part of a Threads chain. */
@@ -336,7 +404,7 @@ export const PostPayloadSchema = Type.Object(
       Type.String({
         maxLength: 64,
         description:
-          'IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence.',
+          'IANA time zone (e.g. Europe/Berlin) of a scheduledTime without offset: a skipped time moves to the next valid minute, a repeated one is its first occurrence.',
       }),
     ),
     profileIds: Type.Optional(Type.Array(Type.String())),
@@ -350,14 +418,14 @@ export const PostPayloadSchema = Type.Object(
     thread: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: THREAD_PART_MAX }), {
         maxItems: THREAD_PARTS_MAX,
-        description: `Threads only: replies published in order under the Threads post, each one a reply to the part before it (at most ${THREAD_PARTS_MAX}, each at most ${THREAD_PART_MAX} characters as Threads counts them).`,
+        description: `Threads, X, Bluesky: up to ${THREAD_PARTS_MAX} replies published in order, each under the one before (each at most ${THREAD_PART_MAX} characters on Threads, ${X_TEXT_MAX} weighted on X, ${BLUESKY_TEXT_MAX} graphemes on Bluesky).`,
       }),
     ),
     recurrence: Type.Optional(
       Type.String({
         maxLength: RECURRENCE_MAX,
         description:
-          'Repeat the post: an RFC 5545 RRULE with FREQ=DAILY|WEEKLY|MONTHLY and optionally INTERVAL, BYDAY, COUNT, UNTIL, e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10". Read in timezone (UTC without one) from scheduledTime, the first occurrence. Occurrences are created ahead as posts of their own; the series is at /api/v1/series/{id}.',
+          'Repeat the post: an RFC 5545 RRULE (FREQ=DAILY|WEEKLY|MONTHLY; INTERVAL, BYDAY, COUNT, UNTIL), e.g. "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10", read in timezone from scheduledTime. Each occurrence is a post of its own; the series is at /api/v1/series/{id}.',
       }),
     ),
   },
@@ -389,9 +457,16 @@ export type CreatePostsResult = Static<typeof CreatePostsResultSchema>;
 /**
  * What the platform did that the author should know though the post went out: `youtube_private_lock`
  * (YouTube kept the video private: the API project has not passed YouTube's audit),
- * `tiktok_post_id_pending` (TikTok had not released the post's id when Postbus stopped waiting).
+ * `tiktok_post_id_pending` (TikTok had not released the post's id when Postbus stopped waiting),
+ * `bluesky_link_card_skipped` (the linked page could not be read: no card), `bluesky_link_card_thumb_skipped`
+ * (the card went out without the page's image).
  */
-export const POST_WARNING_CODES = ['youtube_private_lock', 'tiktok_post_id_pending'] as const;
+export const POST_WARNING_CODES = [
+  'youtube_private_lock',
+  'tiktok_post_id_pending',
+  'bluesky_link_card_skipped',
+  'bluesky_link_card_thumb_skipped',
+] as const;
 export type PostWarningCode = (typeof POST_WARNING_CODES)[number];
 /** Warnings meaning fewer people can see the post than were asked for: they raise the webhook event post.restricted. */
 export const RESTRICTING_WARNING_CODES: readonly PostWarningCode[] = ['youtube_private_lock'];
@@ -423,7 +498,7 @@ export const PostSchema = Type.Object({
     description: 'The first comment asked for on this platform and what became of it; null when none was asked for.',
   }),
   thread: Type.Array(FollowUpOutcomeSchema, {
-    description: 'Threads: the chain of replies asked for, in order, and what became of each; empty otherwise.',
+    description: 'Threads and X: the chain of replies asked for, in order, and what became of each; empty otherwise.',
   }),
   platformMeta: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
   category: Type.Union([Type.String(), Type.Null()]),
@@ -469,7 +544,7 @@ export const PostUpdateSchema = Type.Object(
       Type.String({
         maxLength: 64,
         description:
-          'IANA time zone (e.g. Europe/Berlin) of a scheduledTime given without offset: a time the clocks skip moves to the first valid minute after, a repeated time is its first occurrence.',
+          'IANA time zone (e.g. Europe/Berlin) of a scheduledTime without offset: a skipped time moves to the next valid minute, a repeated one is its first occurrence.',
       }),
     ),
     mediaUrls: Type.Optional(MediaUrls),

@@ -32,7 +32,7 @@ const fields = {
     minItems: 1,
     maxItems: SCHEDULE_SLOTS_MAX,
     description:
-      'Weekly slots; a slot the clocks skip moves to the first valid minute after, a repeated one fires at its first occurrence.',
+      'Weekly slots; a skipped time moves to the next valid minute, a repeated one fires at its first occurrence.',
   }),
   profileIds: Type.Array(Type.String({ maxLength: 64 }), {
     minItems: 1,

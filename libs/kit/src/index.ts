@@ -12,3 +12,4 @@ export * from './sealing/key-config';
 export * from './db/database-port';
 export * from './media-probe/run-ffprobe';
 export * from './media-probe/probe-figures';
+export * from './media-probe/decode-heif';

@@ -1,4 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { aJpeg, anMp4 } from '@postbus/testing';
@@ -15,6 +17,8 @@ import {
   type BlueskySession,
 } from '../src/bluesky/publish';
 import { facetsOf, findLinks, findTags, graphemeLength } from '../src/bluesky/text';
+import { readLinkPreview } from '../src/bluesky/link-card';
+import { blueskyStrongRef } from '../src/bluesky/replies';
 
 /**
  * Against Bluesky's own reference PDS (@atproto/pds with a local PLC, run by @atproto/dev-env on
@@ -196,6 +200,27 @@ describe('posts written to the PDS read back exactly as sent', () => {
     });
   });
 
+  test('when a reply names its root and parent, then their strong refs are read from the PDS; a post that is gone cannot be answered', async () => {
+    const rootKey = newTid();
+    const root = await createBlueskyPost(api(), session.did, rootKey, { text: 'the root' });
+    const ref = await blueskyStrongRef(api(), root.uri);
+    expect(ref).toEqual({ uri: root.uri, cid: root.cid });
+    const replyKey = newTid();
+    await createBlueskyPost(api(), session.did, replyKey, { text: 'a reply', reply: { root: ref, parent: ref } });
+    expect((await read(replyKey))?.value.reply).toEqual({ root: ref, parent: ref });
+
+    const gone = await blueskyStrongRef(api(), `at://${session.did}/app.bsky.feed.post/${newTid()}`).catch(
+      (e: unknown) => e,
+    );
+    const notAPost = await blueskyStrongRef(api(), `at://${session.did}/app.bsky.actor.profile/self`).catch(
+      (e: unknown) => e,
+    );
+    expect([gone, notAPost]).toEqual([
+      expect.objectContaining({ code: 'reply_parent_missing', transient: false }),
+      expect.objectContaining({ code: 'reply_parent_missing', transient: false }),
+    ]);
+  });
+
   test('when the same record key is written twice, then the PDS refuses the second and the first is found by its key', async () => {
     const rkey = newTid();
     await createBlueskyPost(api(), session.did, rkey, { text: 'only once' });
@@ -222,5 +247,113 @@ describe('posts written to the PDS read back exactly as sent', () => {
       { text: '👍🏽'.repeat(301) },
     ).catch((e: unknown) => e);
     expect(tooLong).toMatchObject({ code: 'text_too_long', transient: false });
+  });
+});
+
+describe('link cards read from the linked page', () => {
+  const thumb = aJpeg(40_000);
+  let site: Server;
+  let siteUrl: string;
+
+  beforeAll(async () => {
+    site = createServer((req, res) => {
+      if (req.url === '/launch')
+        return void res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end(
+            `<html><head><meta property="og:title" content="Launch day 🚀"><meta property="og:description" content="What we shipped &amp; why"><meta property="og:image" content="/card.jpg"></head><body></body></html>`,
+          );
+      if (req.url === '/card.jpg') return void res.writeHead(200, { 'content-type': 'image/jpeg' }).end(thumb);
+      if (req.url === '/big.jpg')
+        return void res.writeHead(200, { 'content-type': 'image/jpeg' }).end(aJpeg(1_000_001));
+      const image = { '/big': ['Big', '/big.jpg'], '/not-image': ['Not an image', '/launch'] }[req.url ?? ''];
+      if (image)
+        return void res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(`<title>${image[0]}</title><meta property="og:image" content="${image[1]}">`);
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => site.close(resolve)));
+
+  test('when a post links a page with Open Graph tags, then the card and its thumb read back from the PDS exactly as the page gave them', async () => {
+    const preview = await readLinkPreview(`${siteUrl}/launch`, { access: { allowLoopback: true } });
+    expect(preview).toMatchObject({ title: 'Launch day 🚀', description: 'What we shipped & why' });
+    const blob = await uploadBlueskyBlob(api(), preview.image!.bytes, preview.image!.contentType);
+    const rkey = newTid();
+    const external = { uri: preview.uri, title: preview.title, description: preview.description, thumb: blob };
+    await createBlueskyPost(api(), session.did, rkey, { text: `Read ${siteUrl}/launch`, external });
+
+    expect((await read(rkey))?.value.embed).toEqual({ $type: 'app.bsky.embed.external', external });
+    expect(blob).toMatchObject({ mimeType: 'image/jpeg', size: thumb.length });
+    const res = await fetch(`${pdsUrl}/xrpc/com.atproto.sync.getBlob?did=${session.did}&cid=${blob.ref.$link}`);
+    expect(Buffer.from(await res.arrayBuffer()).equals(thumb)).toBe(true);
+  });
+
+  test('when a thumb is over 1,000,000 bytes or not an image, then the PDS refuses the record', async () => {
+    const card = { uri: 'https://example.com/', title: 't', description: 'd' };
+    const big = await uploadBlueskyBlob(api(), aJpeg(1_000_001), 'image/jpeg');
+    const video = await uploadBlueskyBlob(api(), anMp4(4000), 'video/mp4');
+    const refused = await Promise.all(
+      [big, video].map((thumb) =>
+        createBlueskyPost(api(), session.did, newTid(), { text: 'card', external: { ...card, thumb } }).catch(
+          (e: unknown) => e,
+        ),
+      ),
+    );
+    expect(refused.map((e) => [(e as PlatformError).code, (e as PlatformError).status, (e as Error).message])).toEqual([
+      [
+        'InvalidRequest',
+        400,
+        'Bluesky refused com.atproto.repo.createRecord (InvalidRequest: Invalid app.bsky.feed.post record: blob too big (maximum 1000000, got 1000001) at $.record.embed.external.thumb).',
+      ],
+      [
+        'InvalidRequest',
+        400,
+        'Bluesky refused com.atproto.repo.createRecord (InvalidRequest: Invalid app.bsky.feed.post record: Expected "image/*" (got "video/mp4") at $.record.embed.external.thumb.mimeType).',
+      ],
+    ]);
+  });
+
+  test('when the page names an image over 1,000,000 bytes or no image at all, then the card comes without a thumb and says why', async () => {
+    const big = await readLinkPreview(`${siteUrl}/big`, { access: { allowLoopback: true } });
+    const notImage = await readLinkPreview(`${siteUrl}/not-image`, { access: { allowLoopback: true } });
+    expect([big, notImage]).toEqual([
+      {
+        uri: `${siteUrl}/big`,
+        title: 'Big',
+        description: '',
+        imageSkipped: `${siteUrl}/big.jpg is larger than 1,000,000 bytes`,
+      },
+      {
+        uri: `${siteUrl}/not-image`,
+        title: 'Not an image',
+        description: '',
+        imageSkipped: `${siteUrl}/launch is not a JPEG, PNG, WebP or GIF image`,
+      },
+    ]);
+  });
+
+  test('when the page cannot be read or is no web page, then there is no card, with the reason', async () => {
+    const missing = await readLinkPreview(`${siteUrl}/gone`, { access: { allowLoopback: true } }).catch(
+      (e: unknown) => e,
+    );
+    const image = await readLinkPreview(`${siteUrl}/card.jpg`, { access: { allowLoopback: true } }).catch(
+      (e: unknown) => e,
+    );
+    const closed = await readLinkPreview('http://127.0.0.1:9/', { access: { allowLoopback: true } }).catch(
+      (e: unknown) => e,
+    );
+    const inside = await readLinkPreview(`${siteUrl}/launch`, { access: { allowLoopback: false } }).catch(
+      (e: unknown) => e,
+    );
+    expect([missing, image, closed, inside].map((e) => [(e as Error).name, (e as Error).message])).toEqual([
+      ['LinkPreviewUnavailable', `${siteUrl}/gone answered HTTP 404`],
+      ['LinkPreviewUnavailable', `${siteUrl}/card.jpg is not a web page (image/jpeg)`],
+      ['LinkPreviewUnavailable', expect.stringMatching(/^http:\/\/127\.0\.0\.1:9\/ could not be read/)],
+      ['LinkPreviewUnavailable', expect.stringMatching(/could not be read/)],
+    ]);
   });
 });

@@ -226,7 +226,7 @@ describe('the table', () => {
     for (const [target, rule] of Object.entries(MEDIA_RULES)) {
       expect(target.startsWith(`${rule.platform}.`)).toBe(true);
       expect(rule.source).toMatch(
-        /^https:\/\/(developers\.facebook\.com|developers\.tiktok\.com|support\.google\.com|github\.com\/bluesky-social\/atproto|docs\.joinmastodon\.org)\//,
+        /^https:\/\/(developers\.facebook\.com|developers\.tiktok\.com|support\.google\.com|github\.com\/bluesky-social\/atproto|docs\.joinmastodon\.org|learn\.microsoft\.com\/en-us\/linkedin|docs\.x\.com|help\.pinterest\.com)\//,
       );
     }
     expect(mediaTargetOf('youtube', 'image', 1)).toBeUndefined();

@@ -1,15 +1,5 @@
-import { createHash } from 'node:crypto';
-import { Strategy } from 'passport-strategy';
-import type { Request } from 'express';
-import { AppError, Events, Rpc, type EventEnvelope, type Principal } from '@postbus/contracts';
-import type { EventConsumer, RpcClient } from '@postbus/bus';
-
-/** Reads only `Authorization: Bearer <key>`; keys never travel in URLs or bodies. */
-export function bearerToken(req: Request): string | undefined {
-  const header = req.header('authorization');
-  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
-  return match?.[1];
-}
+import { Events, type EventEnvelope, type Principal } from '@postbus/contracts';
+import type { EventConsumer } from '@postbus/bus';
 
 /** Auth's events after which a cached verdict is stale; every replica hears them on a queue of its own (PrincipalCache.hearStaleVerdicts). */
 export const STALE_VERDICT_EVENTS = [
@@ -66,31 +56,5 @@ export class PrincipalCache {
       this.evictAccount(data.accountId, 'oauth');
     else if (event.name === Events.authAccountChanged.name && typeof data.accountId === 'string')
       this.evictAccount(data.accountId);
-  }
-}
-
-export class ApiKeyStrategy extends Strategy {
-  name = 'api-key';
-
-  constructor(
-    private readonly rpc: RpcClient,
-    private readonly cache: PrincipalCache,
-  ) {
-    super();
-  }
-
-  override authenticate(req: Request): void {
-    const token = bearerToken(req);
-    if (!token) return this.error(new AppError('missing_api_key', 'Send your API key as Authorization: Bearer <key>.'));
-    const hash = createHash('sha256').update(token).digest('hex');
-    const cached = this.cache.get(hash);
-    if (cached) return this.success(cached);
-    this.rpc.call(Rpc.authVerifyKey, { token }).then(
-      (principal) => {
-        this.cache.set(hash, principal);
-        this.success(principal);
-      },
-      (err: Error) => this.error(err),
-    );
   }
 }

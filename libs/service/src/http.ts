@@ -1,11 +1,21 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
-import passport from 'passport';
-import { AppError, type Principal, type Scope } from '@postbus/contracts';
+import type { Express, NextFunction, Request, Response } from 'express';
+import { AppError, Rpc, type Principal, type Scope } from '@postbus/contracts';
 import type { RpcClient } from '@postbus/bus';
 import type { Lifecycle } from '@postbus/kit';
-import { ApiKeyStrategy, PrincipalCache } from './api-key.strategy';
+import type { PrincipalCache } from './api-key.strategy';
+import { bearerCredential } from './bearer';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's own extension point for what middleware adds to a request
+  namespace Express {
+    interface Request {
+      /** The verified caller, set by apiKeyAuth. */
+      user?: Principal;
+    }
+  }
+}
 
 /** Listens (on every interface unless told otherwise, so containers can reach it), registers a graceful close, and answers a loopback URL. */
 export async function listen(
@@ -31,27 +41,30 @@ export async function listen(
  * Express middleware resolving `Authorization: Bearer <API key>` to a Principal through auth
  * (cached briefly), then checking the scope. Used by the gateway and by any service that
  * serves HTTP of its own (uploads, pages) so that no path trusts a caller it has not verified.
+ * A cached verdict admits the request without a promise or an allocation beyond the token's hash.
  */
 export function apiKeyAuth(rpc: RpcClient, cache: PrincipalCache) {
-  const strategy = new ApiKeyStrategy(rpc, cache);
-  const authenticator = new passport.Passport();
-  authenticator.use(strategy);
-  return (scope?: Scope) => (req: Request, res: Response, next: NextFunction) =>
-    // passport types what authenticate() answers as `any`; it is Express middleware.
-    (
-      authenticator.authenticate(strategy.name, { session: false }, (err: unknown, principal: Principal | false) => {
-        if (err) return next(err);
-        if (!principal)
-          return next(new AppError('missing_api_key', 'Send your API key as Authorization: Bearer <key>.'));
-        if (scope && !principal.scopes.includes(scope))
-          return next(new AppError('insufficient_scope', `This key lacks the ${scope} scope.`));
-        req.user = principal;
-        next();
-      }) as RequestHandler
-    )(req, res, next);
+  return (scope?: Scope) => (req: Request, _res: Response, next: NextFunction) => {
+    const admit = (principal: Principal) => {
+      if (scope && !principal.scopes.includes(scope))
+        return next(new AppError('insufficient_scope', `This key lacks the ${scope} scope.`));
+      req.user = principal;
+      next();
+    };
+    const credential = bearerCredential(req);
+    if (!credential) return next(new AppError('missing_api_key', 'Send your API key as Authorization: Bearer <key>.'));
+    const hash = credential.digest.toString('hex');
+    const cached = cache.get(hash);
+    if (cached) return admit(cached);
+    rpc.call(Rpc.authVerifyKey, { token: credential.token }).then((principal) => {
+      cache.set(hash, principal);
+      admit(principal);
+    }, next);
+  };
 }
 
-export { ApiKeyStrategy, PrincipalCache, STALE_VERDICT_EVENTS, bearerToken } from './api-key.strategy';
+export { PrincipalCache, STALE_VERDICT_EVENTS } from './api-key.strategy';
+export { bearerCredential, bearerToken, type BearerCredential } from './bearer';
 
 /** The fields of the form or JSON object express parsed into `req.body`; none when it holds no object. */
 export function bodyFields(req: Request): Record<string, unknown> {

@@ -139,3 +139,4 @@ function dependencyChecks(metrics: ServiceMetrics, bus: Bus, ds: DataSource | un
 export * from './http';
 export { DEFAULT_METRICS_PORTS } from './metrics-port';
 export { httpMetrics, type ServiceMetrics } from '@postbus/metrics';
+export * from './post-outcomes';

@@ -5,4 +5,6 @@ export * from './seed';
 export * from './oauth-consent';
 export * from './prometheus-text';
 export * from './test-media';
+export * from './sandbox-control';
+export * from './test-bus';
 export { testServers } from './config';

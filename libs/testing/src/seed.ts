@@ -53,6 +53,16 @@ export async function connectSandboxProfile(
       profileUrl: `https://${instance}/@${username}`,
     });
   }
+  if (platform === 'linkedin') {
+    // A LinkedIn profile is the author URN it posts as: the member's `urn:li:person:{id}`.
+    return rpc.call(Rpc.connectionsSeedProfile, {
+      accountId,
+      platform,
+      platformUserId: `urn:li:person:${user.userId}`,
+      handle: user.handle,
+      accessToken: user.accessToken,
+    });
+  }
   return rpc.call(Rpc.connectionsSeedProfile, {
     accountId,
     platform,

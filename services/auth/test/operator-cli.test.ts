@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { openBus, type Bus } from '@postbus/bus';
+import type { Bus } from '@postbus/bus';
 import { Rpc, SCOPES } from '@postbus/contracts';
-import { createLogger } from '@postbus/kit';
-import { createTestEnv, type TestEnv } from '@postbus/testing';
+import { createTestEnv, openTestBus, type TestEnv } from '@postbus/testing';
 import type { CliCommand } from '../../../scripts/postbus';
 import { start } from '../src/main';
 
@@ -19,13 +18,7 @@ let bus: Bus;
 beforeAll(async () => {
   env = await createTestEnv('auth_cli');
   auth = await start({ ...env.env, AUTH_HTTP_PORT: '0' });
-  bus = await openBus({
-    url: env.amqpUrl,
-    namespace: env.namespace,
-    logger: createLogger('test', 'silent'),
-    rpcTimeoutMs: 5000,
-    ephemeral: true,
-  });
+  bus = await openTestBus(env);
 });
 afterAll(async () => {
   await bus?.close();

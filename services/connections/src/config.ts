@@ -16,6 +16,7 @@ import {
 import {
   MASTODON_SANDBOX_PATH,
   mastodonInstanceUrlVar,
+  linkedInVersionVar,
   metaHostVar,
   metaVersionVars,
   versionedBase,
@@ -109,6 +110,33 @@ export const connectionsVars = {
   MASTODON_INSTANCE_URL: mastodonInstanceUrlVar(
     'Base URL of a Mastodon instance, {instance} standing for the host a person names when connecting (apps are registered there, then OAuth); real: https://{instance}',
   ),
+  LINKEDIN_CLIENT_ID: str('LinkedIn app client id (linkedin.com/developers/apps, Auth tab)', 'postbus-sandbox'),
+  LINKEDIN_CLIENT_SECRET: str('LinkedIn app primary client secret', SANDBOX_CLIENT_SECRET),
+  LINKEDIN_AUTHORIZE_URL: exactSandboxDefault(
+    'LinkedIn consent page; real: https://www.linkedin.com/oauth/v2/authorization',
+  ),
+  LINKEDIN_TOKEN_URL: exactSandboxDefault(
+    'LinkedIn token endpoint; real: https://www.linkedin.com/oauth/v2/accessToken',
+  ),
+  LINKEDIN_API_URL: exactSandboxDefault(
+    'LinkedIn API host (/v2/userinfo, /rest/organizationAcls, /rest/organizations); real: https://api.linkedin.com',
+  ),
+  LINKEDIN_API_VERSION: linkedInVersionVar(
+    'LinkedIn-Version (YYYYMM) of the /rest calls; LinkedIn serves a version about a year (learn.microsoft.com/linkedin/marketing/versioning)',
+  ),
+  X_CLIENT_ID: str(
+    'X OAuth 2.0 client id (the app in the X Developer Console; its pay-per-use credits pay for every call)',
+    'postbus-sandbox',
+  ),
+  X_CLIENT_SECRET: str('X OAuth 2.0 client secret (confidential client)', SANDBOX_CLIENT_SECRET),
+  X_AUTHORIZE_URL: exactSandboxDefault('X consent page; real: https://x.com/i/oauth2/authorize'),
+  X_API_URL: exactSandboxDefault('X API v2 (token endpoint /2/oauth2/token, /2/users/me); real: https://api.x.com'),
+  PINTEREST_CLIENT_ID: str('Pinterest app id (developers.pinterest.com/apps)', 'postbus-sandbox'),
+  PINTEREST_CLIENT_SECRET: str('Pinterest app secret key', SANDBOX_CLIENT_SECRET),
+  PINTEREST_AUTHORIZE_URL: exactSandboxDefault('Pinterest consent page; real: https://www.pinterest.com/oauth/'),
+  PINTEREST_API_URL: exactSandboxDefault(
+    'Pinterest API v5 (token endpoint /v5/oauth/token, /v5/user_account, /v5/boards); real: https://api.pinterest.com',
+  ),
 };
 
 /** Where each platform URL points when it is left empty. */
@@ -128,6 +156,13 @@ const SANDBOX_PATHS = {
   YOUTUBE_API_URL: '/youtube/v3',
   BLUESKY_SERVICE_URL: '/bluesky',
   MASTODON_INSTANCE_URL: MASTODON_SANDBOX_PATH,
+  LINKEDIN_AUTHORIZE_URL: '/linkedin/oauth/v2/authorization',
+  LINKEDIN_TOKEN_URL: '/linkedin/oauth/v2/accessToken',
+  LINKEDIN_API_URL: '/linkedin',
+  X_AUTHORIZE_URL: '/x/i/oauth2/authorize',
+  X_API_URL: '/x',
+  PINTEREST_AUTHORIZE_URL: '/pinterest/oauth/',
+  PINTEREST_API_URL: '/pinterest',
 } as const;
 
 const SECRETS = [
@@ -135,7 +170,10 @@ const SECRETS = [
   'FACEBOOK_CLIENT_SECRET',
   'THREADS_CLIENT_SECRET',
   'TIKTOK_CLIENT_SECRET',
+  'LINKEDIN_CLIENT_SECRET',
   'YOUTUBE_CLIENT_SECRET',
+  'X_CLIENT_SECRET',
+  'PINTEREST_CLIENT_SECRET',
 ] as const;
 
 export function readConfig(env: Record<string, string | undefined> = process.env) {

@@ -2,7 +2,7 @@ import { OutboxRelay } from '@postbus/bus';
 import { databaseOf, runMain } from '@postbus/kit';
 import { queryTikTokCreatorInfo } from '@postbus/platforms';
 import { bootService, listen } from '@postbus/service';
-import { readConfig } from './config';
+import { readConfig, type ConnectionsConfig } from './config';
 import { startAbandonedFlowsJob } from './connect/abandoned-flows.job';
 import { ConnectionRequestRepository } from './connect/connection-request.repository';
 import { createHandoffApp } from './entry-points/http';
@@ -11,6 +11,7 @@ import { registerRpc } from './entry-points/rpc';
 import { registerSummariesRpc } from './entry-points/summaries-rpc';
 import { migrations } from './migrations';
 import { createPlatformClients, createQuotaReaders } from './platforms/platform-clients';
+import { pinterestBoardsReader } from './pinterest/pinterest-boards.reader';
 import { ProfileRepository } from './profiles/profile.repository';
 import { TokenRefresher } from './tokens/token-refresher';
 import { upgradeUnboundTokens } from './vault/rotate-token-key.use-case';
@@ -51,12 +52,11 @@ export async function start(env?: Record<string, string | undefined>) {
     retryDelaysMs: [250],
     recentMs: config.TOKEN_REFRESH_DEDUP_MS,
   };
-  const readCreatorInfo = (accessToken: string) =>
-    queryTikTokCreatorInfo({ baseUrl: config.TIKTOK_API_URL, accessToken, timeoutMs: config.PLATFORM_HTTP_TIMEOUT_MS });
+  const { readCreatorInfo, ...reads } = platformReads(config);
   registerRpc(svc.rpc, {
     ...connect,
     refresh,
-    tiktok: { readCreatorInfo },
+    ...reads,
     health: {
       profiles,
       vault,
@@ -95,6 +95,13 @@ export async function start(env?: Record<string, string | undefined>) {
   svc.lifecycle.onStop('abandoned sign-ins', () => janitor.stop());
   svc.logger.info('connections started', { url: http.url });
   return { ...svc, httpUrl: http.url };
+}
+
+/** What the RPC handlers read of a platform beyond tokens: TikTok's creator info, a Pinterest profile's boards. */
+function platformReads(config: ConnectionsConfig) {
+  const readCreatorInfo = (accessToken: string) =>
+    queryTikTokCreatorInfo({ baseUrl: config.TIKTOK_API_URL, accessToken, timeoutMs: config.PLATFORM_HTTP_TIMEOUT_MS });
+  return { readCreatorInfo, tiktok: { readCreatorInfo }, pinterest: { listBoards: pinterestBoardsReader(config) } };
 }
 
 if (require.main === module) runMain(start);

@@ -28,6 +28,23 @@ describe('when a token is due for a refresh (15 minutes ahead, or a fifth of its
   });
 });
 
+describe('Instagram and Threads refresh only tokens at least 24 hours old', () => {
+  const aged = (platform: string, ageMs: number, lifeMs: number) => ({
+    ...profile(-ageMs, lifeMs - ageMs),
+    platform,
+    connected_at: at(-ageMs),
+  });
+
+  test.each([
+    ['an Instagram token 23 hours into a 25-hour life', false, aged('instagram', 23 * HOUR, 25 * HOUR)],
+    ['an Instagram token 24 hours into a 25-hour life', true, aged('instagram', 24 * HOUR, 25 * HOUR)],
+    ['a Threads token 1 hour into a 2-hour life', false, aged('threads', HOUR, 2 * HOUR)],
+    ['a TikTok token 1 hour into a 2-hour life', true, aged('tiktok', HOUR, 2 * HOUR)],
+  ])('when it is %s, then due is %s', (_what, due, row) => {
+    expect(isRefreshDue(row, now, 3600)).toBe(due);
+  });
+});
+
 describe('when a connection request is read', () => {
   const request = (r: Partial<ConnectionRequestRow>) =>
     ({ status: 'pending', opened_at: null, expires_at: at(15 * 60_000), ...r }) as ConnectionRequestRow;

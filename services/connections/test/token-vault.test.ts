@@ -1,9 +1,8 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { AppError, Rpc, type Principal } from '@postbus/contracts';
-import { openBus, type Bus } from '@postbus/bus';
-import { createLogger } from '@postbus/kit';
-import { createTestEnv, type TestEnv } from '@postbus/testing';
+import type { Bus } from '@postbus/bus';
+import { createTestEnv, openTestBus, type TestEnv } from '@postbus/testing';
 import { command as rotateCommand } from '../../../scripts/commands/rotate-token-key.command';
 import { readConfig } from '../src/config';
 import { start } from '../src/main';
@@ -96,13 +95,7 @@ describe('rotating the key (pnpm postbus rotate-token-key)', () => {
 
   beforeAll(async () => {
     env = await createTestEnv('conn_vault');
-    bus = await openBus({
-      url: env.amqpUrl,
-      namespace: env.namespace,
-      logger: createLogger('test', 'silent'),
-      rpcTimeoutMs: 5000,
-      ephemeral: true,
-    });
+    bus = await openTestBus(env);
   });
   afterAll(async () => {
     await bus?.close();
@@ -217,13 +210,7 @@ describe('tokens bound to their row', () => {
 
   beforeAll(async () => {
     env = await createTestEnv('conn_bound');
-    bus = await openBus({
-      url: env.amqpUrl,
-      namespace: env.namespace,
-      logger: createLogger('test', 'silent'),
-      rpcTimeoutMs: 5000,
-      ephemeral: true,
-    });
+    bus = await openTestBus(env);
     db = new Client({ connectionString: env.databaseUrl });
     await db.connect();
   });

@@ -34,6 +34,11 @@ export const gatewayVars = {
     1000,
     0,
   ),
+  GATEWAY_FINAL_POSTS_CACHE_BYTES: int(
+    'Memory one gateway process may hold for answers of posts in a final state (posted, failed, cancelled or rejected, first comment and chain settled), answered again without asking posts; least recently read dropped first (0 keeps none)',
+    8 * 1024 * 1024,
+    0,
+  ),
   GATEWAY_UPSTREAM_TIMEOUT_MS: int(
     'Longest silence of a service behind a streamed path (pages, OAuth, uploads, files, the agent endpoint): waiting for its answer, or between bytes of a body either way; past it 504 upstream_timeout (a long upload or download that keeps moving is never cut)',
     60_000,

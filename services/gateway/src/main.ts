@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import { PeriodicLoop, runMain } from '@postbus/kit';
-import { bootService, httpMetrics, PrincipalCache } from '@postbus/service';
+import { bootService, httpMetrics, PostWaiters, PrincipalCache } from '@postbus/service';
 import { Events } from '@postbus/contracts';
 import { readConfig } from './config';
 import { createApp } from './entry-points/http/app';
-import { PostWaiters } from './entry-points/http/post-waiters';
+import { FinalPosts } from './entry-points/http/final-posts';
 import { proxyTable } from './entry-points/http/proxy-table';
 import { floodGuards } from './entry-points/http/flood-guards.factory';
 import { PgRateLimitStore } from './entry-points/http/rate-limit.repository';
@@ -27,16 +27,18 @@ export async function start(env?: Record<string, string | undefined>) {
 
   // Waiting callers are woken by the events of a final state (published, failed, cancelled or rejected), heard on a queue of this process.
   const waiters = new PostWaiters(config.LONG_POLL_MAX_WAITERS);
-  const outcomes = svc.bus
-    .consume({
-      queue: `gateway.post-outcomes.${process.pid}.${Math.random().toString(36).slice(2, 8)}`,
-      perProcess: true,
-      retryDelaysMs: [],
-    })
-    .on(Events.postPublished, (event) => waiters.wake(event.data.postId))
-    .on(Events.postFailed, (event) => waiters.wake(event.data.postId))
-    // posts announces a withdrawal in the transaction that stores it: the post can be read at once.
-    .on(Events.postWithdrawn, (event) => waiters.wake(event.data.postId, { written: true }));
+  // A settled post changes again only when its first comment or chain settles anew: its kept answer is dropped.
+  const finals = new FinalPosts(config.GATEWAY_FINAL_POSTS_CACHE_BYTES);
+  const outcomes = waiters
+    .hearOutcomes(
+      svc.bus.consume({
+        queue: `gateway.post-outcomes.${process.pid}.${Math.random().toString(36).slice(2, 8)}`,
+        perProcess: true,
+        retryDelaysMs: [],
+      }),
+    )
+    .on(Events.postFirstComment, ({ data }) => finals.forget(data.accountId, data.postId))
+    .on(Events.postThread, ({ data }) => finals.forget(data.accountId, data.postId));
   await outcomes.start();
   svc.lifecycle.onStop('post outcomes', () => outcomes.stop());
   svc.metrics.gaugeOf(
@@ -67,6 +69,7 @@ export async function start(env?: Record<string, string | undefined>) {
     trustProxyHops: config.TRUST_PROXY_HOPS,
     upstreamTimeoutMs: config.GATEWAY_UPSTREAM_TIMEOUT_MS,
     waiters,
+    finals,
     observeHttp: httpMetrics(svc.metrics, { prefixes: proxyTable(config).map((p) => p.prefix) }),
   });
   const server = app.listen(config.PORT, config.HOST);

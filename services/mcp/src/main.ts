@@ -1,7 +1,13 @@
 import express from 'express';
-import { Events } from '@postbus/contracts';
 import { runMain, type Logger } from '@postbus/kit';
-import { bootService, listen, PrincipalCache, STALE_VERDICT_EVENTS, type ServiceRuntime } from '@postbus/service';
+import {
+  bootService,
+  listen,
+  PostWaiters,
+  PrincipalCache,
+  STALE_VERDICT_EVENTS,
+  type ServiceRuntime,
+} from '@postbus/service';
 import { readConfig } from './config';
 import { refuseForeignCallers } from './entry-points/http/caller-origin.guard';
 import { buildCallerOriginPolicy } from './entry-points/http/caller-origin.policy';
@@ -9,7 +15,6 @@ import { protectedResourceHandler, serverCardHandler } from './entry-points/http
 import { ICON_PATH, iconHandler } from './entry-points/http/icon';
 import { legacyHostApp } from './entry-points/http/legacy-host';
 import { mcpEndpoint, methodNotAllowed } from './entry-points/http/mcp-endpoint';
-import { PostOutcomes } from './tools/post-outcomes';
 import { buildToolRegistry } from './tools/tool-registry';
 
 /** What an HTTP error from a library (http-errors, as express raises for a bad request) may carry. */
@@ -62,6 +67,9 @@ export async function start(env?: Record<string, string | undefined>) {
   return { ...svc, httpUrl: http.url, hostUrl: host.url };
 }
 
+/** Waits of svc_get_post_status this process holds at once; past it a caller is answered at once. */
+const MAX_POST_WAITS = 1000;
+
 /** A queue name of this process alone. */
 const perProcessQueue = (name: string) => `${name}.${process.pid}.${Math.random().toString(36).slice(2, 8)}`;
 
@@ -79,17 +87,11 @@ async function forgetStaleVerdicts(svc: ServiceRuntime, cache: PrincipalCache): 
 }
 
 /** svc_get_post_status with waitSeconds is woken by the events of a final state, heard on a queue of this process. */
-async function hearPostOutcomes(svc: ServiceRuntime): Promise<PostOutcomes> {
-  const outcomes = new PostOutcomes();
-  const outcomeEvents = svc.bus
-    .consume({
-      queue: perProcessQueue('mcp.post-outcomes'),
-      perProcess: true,
-      retryDelaysMs: [],
-    })
-    .on(Events.postPublished, (event) => outcomes.wake(event.data.postId))
-    .on(Events.postFailed, (event) => outcomes.wake(event.data.postId))
-    .on(Events.postWithdrawn, (event) => outcomes.wake(event.data.postId));
+async function hearPostOutcomes(svc: ServiceRuntime): Promise<PostWaiters> {
+  const outcomes = new PostWaiters(MAX_POST_WAITS);
+  const outcomeEvents = outcomes.hearOutcomes(
+    svc.bus.consume({ queue: perProcessQueue('mcp.post-outcomes'), perProcess: true, retryDelaysMs: [] }),
+  );
   await outcomeEvents.start();
   svc.lifecycle.onStop('post outcomes', () => outcomeEvents.stop());
   return outcomes;

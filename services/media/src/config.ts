@@ -53,6 +53,10 @@ export const mediaVars = {
     'The ffmpeg binary, installed beside ffprobe (the same package) and used to make test files; not run by the service itself yet',
     '/usr/bin/ffmpeg',
   ),
+  HEIF_CONVERT_PATH: str(
+    "libheif's heif-convert (Debian package libheif-examples): decodes HEIC photos to probe them, as Debian's ffmpeg cannot read them",
+    '/usr/bin/heif-convert',
+  ),
   MEDIA_PROBE_TIMEOUT_MS: int(
     'Longest ffprobe run on one file (ms); a file not read by then is refused as media_unreadable',
     20_000,

@@ -38,6 +38,7 @@ export async function start(env?: Record<string, string | undefined>, deps: { re
     store,
     probe: objectProber(store, {
       ffprobePath: config.FFPROBE_PATH,
+      heifConvertPath: config.HEIF_CONVERT_PATH,
       timeoutMs: config.MEDIA_PROBE_TIMEOUT_MS,
       concurrency: config.MEDIA_PROBE_CONCURRENCY,
     }),

@@ -26,6 +26,12 @@ describe('sniffMediaType: the accepted formats', () => {
     },
   );
 
+  test('when a HEIC photo is sniffed (brand heic, or mif1 naming heic compatible), then it is image/heic', () => {
+    expect(acceptedContentType(sniffMediaType(ftyp('heic', ['mif1', 'heic', 'iso8'])))).toBe('image/heic');
+    expect(acceptedContentType(sniffMediaType(ftyp('mif1', ['mif1', 'heic', 'miaf'])))).toBe('image/heic');
+    expect(acceptedContentType(sniffMediaType(ftyp('heix', ['heix'])))).toBe('image/heic');
+  });
+
   test('when M4V or QuickTime brands are sniffed, then they are stored as the types served', () => {
     expect(acceptedContentType(sniffMediaType(ftyp('M4VH', ['M4VH'])))).toBe('video/mp4');
     expect(acceptedContentType(sniffMediaType(ftyp('qt  ', ['qt  '])))).toBe('video/quicktime');
@@ -52,7 +58,8 @@ describe('sniffMediaType: everything else', () => {
     ],
     ['an EBML header whose DocType size is unknown', hex('1a45dfa3 8a 4282 ff 7765626d 00000000')],
     ['an EBML header that is only zero bytes after the ID', Buffer.concat([hex('1a45dfa3'), Buffer.alloc(60)])],
-    ['a HEIC photo (major brand heic, ISO brands compatible)', ftyp('heic', ['mif1', 'heic', 'iso8'])],
+    ['an AVIF image under the generic image brand', ftyp('mif1', ['mif1', 'avif', 'miaf'])],
+    ['a HEVC image sequence', ftyp('hevc', ['msf1', 'hevc'])],
     ['an AVIF image that lists MP4 brands', ftyp('avif', ['avif', 'mif1', 'miaf', 'iso6'])],
     ['an M4A audio file that lists isom', ftyp('M4A ', ['M4A ', 'mp42', 'isom'])],
     ['a 3GPP video', ftyp('3gp4', ['3gp4', '3gp5'])],

@@ -35,6 +35,11 @@ export const postsVars = {
     1,
   ),
   SERIES_EXTEND_EVERY_MS: int('How often recurring posts are extended to the horizon (ms)', 60_000, 100),
+  POSTS_PROFILE_FACTS_MAX_AGE_MS: int(
+    "How long a profile's status heard from connections (connection.changed) is trusted for a create before connections is asked again (ms): the longest a create may still pass on a profile disconnected meanwhile whose event has not come. 0: every create asks connections",
+    0,
+    0,
+  ),
   PUBLIC_BASE_URL: url('The {base_url} clients see; approval links are built under it', 'http://localhost:3000'),
   HOST: str('Interface the approval pages listener binds', '0.0.0.0'),
   POSTS_HTTP_PORT: int('Port of the approval pages listener (the gateway streams /approvals to it)', 3005),

@@ -7,11 +7,13 @@ import { ApprovalSigner } from './approvals/approval-signer';
 import type { ApprovalPorts } from './approvals/approvals.ports';
 import { readConfig, type PostsConfig } from './config';
 import { approvalPages } from './entry-points/approval-pages';
-import { consumeResults } from './entry-points/consumers';
+import { consumeProfileFacts, consumeResults } from './entry-points/consumers';
 import { registerRpc } from './entry-points/rpc';
 import { registerSummariesRpc } from './entry-points/summaries-rpc';
 import { migrations } from './migrations';
+import { namedProfiles } from './posts/named-profiles';
 import { PostRepository } from './posts/post.repository';
+import { ProfileFactRepository } from './posts/profile-fact.repository';
 import { nextTick, Scheduler } from './scheduler/scheduler';
 import { redispatchStalled } from './scheduler/claim-due-posts';
 import { SeriesExtender } from './series/series-extender';
@@ -34,8 +36,9 @@ async function wire(svc: ServiceRuntime, config: PostsConfig) {
   const posts = new PostRepository(ds);
   const approvals = new ApprovalRepository(ds);
   const relay = new OutboxRelay(ds, svc.bus.events, svc.logger.child({ module: 'outbox' }));
+  const facts = new ProfileFactRepository(ds);
 
-  const ports = approvalPorts(svc, config, { posts, approvals, relay });
+  const ports = approvalPorts(svc, config, { posts, approvals, relay, facts });
   registerRpc(svc.rpc, ports);
   registerSummariesRpc(svc.rpc, {
     ds,
@@ -46,6 +49,7 @@ async function wire(svc: ServiceRuntime, config: PostsConfig) {
 
   const scheduler = scheduleDuePosts(svc, config, approvals, relay);
   const results = consumeResults(svc.bus, posts);
+  const profileFacts = consumeProfileFacts(svc.bus, facts, () => ports.clock());
   const http = await listen(approvalPages(ports, svc.logger.child({ module: 'approval-pages' })), svc.lifecycle, {
     port: config.POSTS_HTTP_PORT,
     host: config.HOST,
@@ -56,6 +60,7 @@ async function wire(svc: ServiceRuntime, config: PostsConfig) {
   const renditionWaits = watchRenditionWaits(svc, config, ports, relay);
   await svc.rpc.start();
   await results.start();
+  await profileFacts.start();
   series.start();
   renditionWaits.start();
   svc.lifecycle.onStop('rendition waits', () => renditionWaits.stop());
@@ -66,6 +71,7 @@ async function wire(svc: ServiceRuntime, config: PostsConfig) {
   svc.metrics.trackOutbox(relay);
   svc.lifecycle.onStop('scheduler', () => scheduler.stop());
   svc.lifecycle.onStop('results', () => results.stop());
+  svc.lifecycle.onStop('profile facts', () => profileFacts.stop());
   svc.logger.info('posts started', { approvalPages: http.url });
   return { ...svc, httpUrl: http.url };
 }
@@ -74,10 +80,13 @@ async function wire(svc: ServiceRuntime, config: PostsConfig) {
 function approvalPorts(
   svc: ServiceRuntime,
   config: PostsConfig,
-  deps: { posts: PostRepository; approvals: ApprovalRepository; relay: OutboxRelay },
+  deps: { posts: PostRepository; approvals: ApprovalRepository; relay: OutboxRelay; facts: ProfileFactRepository },
 ): ApprovalPorts {
   const rpc = svc.bus.rpc;
   const { relay } = deps;
+  const listProfiles: ApprovalPorts['listProfiles'] = async (principal, q) =>
+    (await rpc.call(Rpc.connectionsListProfiles, q, principal)).profiles;
+  const clock = () => new Date();
   return {
     ds: svc.ds!,
     posts: deps.posts,
@@ -85,9 +94,18 @@ function approvalPorts(
     signer: new ApprovalSigner(config.APPROVAL_SIGNING_KEY),
     publicBaseUrl: config.PUBLIC_BASE_URL,
     ttlSeconds: config.APPROVAL_TTL_SECONDS,
-    clock: () => new Date(),
+    clock,
     nextTick: (now) => nextTick(now, config.SCHEDULER_TICK_MS),
-    listProfiles: async (principal, q) => (await rpc.call(Rpc.connectionsListProfiles, q, principal)).profiles,
+    listProfiles,
+    // Off (0): a create right after a disconnect must see it, and connection.changed may still be on its way.
+    ...(config.POSTS_PROFILE_FACTS_MAX_AGE_MS > 0 && {
+      namedProfiles: (principal, ids) =>
+        namedProfiles(
+          { facts: deps.facts, listProfiles, clock, maxAgeMs: config.POSTS_PROFILE_FACTS_MAX_AGE_MS },
+          principal,
+          ids,
+        ),
+    }),
     connectionHealth: (principal, profileId) => rpc.call(Rpc.connectionsHealth, { id: profileId }, principal),
     resolveMedia: (principal, mediaId) => rpc.call(Rpc.mediaResolve, { mediaId }, principal),
     requestRendition: (principal, req) => rpc.call(Rpc.mediaRequestRendition, req, principal),

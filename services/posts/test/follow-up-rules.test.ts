@@ -68,6 +68,22 @@ describe('the rules of firstComment and thread', () => {
     ).toEqual([]);
   });
 
+  test('when a Bluesky post has a thread or a first comment, then each part and the comment are at most 300 graphemes and 3,000 bytes', () => {
+    const family = '👨‍👩‍👧';
+    expect(
+      check({ platforms: ['bluesky'], thread: ['👍🏽'.repeat(300), 'two'], firstComment: '👍🏽'.repeat(300) }),
+    ).toEqual([]);
+    expect(codes({ platforms: ['bluesky'], thread: ['ok', 'y'.repeat(301)] })).toEqual([
+      ['validation_error', 'bluesky', 'thread[1]'],
+    ]);
+    expect(codes({ platforms: ['bluesky'], thread: [family.repeat(200)] })).toEqual([
+      ['validation_error', 'bluesky', 'thread[0]'],
+    ]);
+    expect(codes({ platforms: ['bluesky', 'instagram'], firstComment: { bluesky: 'x'.repeat(301) } })).toEqual([
+      ['validation_error', 'bluesky', 'firstComment.bluesky'],
+    ]);
+  });
+
   test('when a YouTube profile has not granted youtube.force-ssl, then a first comment for YouTube is reported, and a post without one is not', () => {
     const health = {
       profileId: 'prf_1',

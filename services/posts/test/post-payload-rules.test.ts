@@ -41,13 +41,13 @@ describe('the shape of a post payload', () => {
   });
 
   test('when platforms names one the service does not know, then unsupported_platform names it, and the known ones still get their rules', () => {
-    const problems = check({ ...valid, platforms: ['facebook', 'linkedin', 'youtube'] });
+    const problems = check({ ...valid, platforms: ['facebook', 'myspace', 'youtube'] });
     expect(problems.map((p) => [p.code, p.platform, p.field])).toEqual([
       ['unsupported_platform', undefined, 'platforms'],
       ['validation_error', 'youtube', 'title'],
       ['validation_error', 'youtube', 'mediaId'],
     ]);
-    expect(problems[0].message).toContain('"linkedin"');
+    expect(problems[0].message).toContain('"myspace"');
   });
 
   test('when a post has no caption, mediaUrls or mediaId, then missing_content; any one of them is enough', () => {
@@ -196,6 +196,22 @@ describe('the rules of each platform', () => {
     expect(
       codes({ platforms: ['bluesky'], mediaUrls: video, platformMeta: { bluesky: { altTexts: ['one', 'two'] } } }),
     ).toEqual([['validation_error', 'bluesky', 'platformMeta.bluesky.altTexts']]);
+  });
+
+  test('Bluesky: a link card names an http(s) page or is false, and never comes with media', () => {
+    const card = (linkCard: unknown, media?: string[]) =>
+      codes({
+        platforms: ['bluesky'],
+        caption: 'x',
+        ...(media && { mediaUrls: media }),
+        platformMeta: { bluesky: { linkCard } },
+      });
+    expect([card('https://example.com/a'), card(false), card(false, video)]).toEqual([[], [], []]);
+    expect(card('https://example.com/a', video)).toEqual([
+      ['validation_error', 'bluesky', 'platformMeta.bluesky.linkCard'],
+    ]);
+    expect(card('ftp://example.com/a').map(([code]) => code)).toEqual(['validation_error']);
+    expect(card(true).map(([code]) => code)).toEqual(['validation_error']);
   });
 
   test('Mastodon: at most 500 characters with the content warning, text or media, media or a poll, distinct poll options, no more alt texts than media', () => {

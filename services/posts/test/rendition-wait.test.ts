@@ -40,7 +40,13 @@ describe('posts waiting for their rendition', () => {
     expect(await claimDuePosts(ds, 100)).toBe(0);
     expect(await nextDueTime(ds)).toBeNull();
     expect(await waitingRenditions(databaseOf(ds), 10)).toEqual([
-      { mediaId: 'med_rendition1', accountId: post.account_id, platform: 'threads', earliestDue: post.scheduled_time },
+      {
+        mediaId: 'med_rendition1',
+        accountId: post.account_id,
+        platform: 'threads',
+        earliestDue: post.scheduled_time,
+        cover: false,
+      },
     ]);
 
     expect(await releaseWaiting(databaseOf(ds), 'med_rendition1', 'http://x/files/med_rendition1?fresh')).toBe(1);

@@ -1,9 +1,9 @@
 import { connect } from 'amqplib';
 import type { DataSource } from 'typeorm';
 import { Events, type PostFailed, type PostPublished } from '@postbus/contracts';
-import { envelope, openBus, type Bus } from '@postbus/bus';
-import { createLogger, openDataSource } from '@postbus/kit';
-import { createTestEnv, waitFor, type TestEnv } from '@postbus/testing';
+import { envelope, type Bus } from '@postbus/bus';
+import { openDataSource } from '@postbus/kit';
+import { createTestEnv, openTestBus, waitFor, type TestEnv } from '@postbus/testing';
 import { start } from '../src/main';
 import { PostRepository, toPost, type NewPost, type PostRow } from '../src/posts/post.repository';
 import { applyPublishResult } from '../src/results/apply-publish-result.use-case';
@@ -20,13 +20,7 @@ beforeAll(async () => {
   service = await start({ ...env.env, SCHEDULER_TICK_MS: '50', POSTS_HTTP_PORT: '0', HOST: '127.0.0.1' });
   ds = await openDataSource({ url: env.databaseUrl, schema: 'posts', migrations: [], poolSize: 2 });
   posts = new PostRepository(ds);
-  bus = await openBus({
-    url: env.amqpUrl,
-    namespace: env.namespace,
-    logger: createLogger('test', 'silent'),
-    rpcTimeoutMs: 2000,
-    ephemeral: true,
-  });
+  bus = await openTestBus(env, { rpcTimeoutMs: 2000 });
 });
 afterAll(async () => {
   await bus?.close();

@@ -14,6 +14,8 @@ import {
 import {
   MASTODON_SANDBOX_PATH,
   mastodonInstanceUrlVar,
+  linkedInVersionVar,
+  X_SANDBOX_PATH,
   metaHostVar,
   metaVersionVars,
   tiktokPullVars,
@@ -66,8 +68,11 @@ export const publisherVars = {
   PUBLISHER_RATE_LIMITS: rateLimits(
     'Per profile publishing limits shared by all processes: key=count/window[+count/window], keys a platform or platform.kind',
     // bluesky: a PDS allows 5,000 write points an hour and 35,000 a day per account, 3 per new record (https://docs.bsky.app/docs/advanced-guides/rate-limits)
+    // pinterest: a trial-access app may make 1,000 calls a day in all (https://developers.pinterest.com/docs/reference/rate-limits/); standard access allows more, per minute and category
+    // x: POST /2/tweets allows 100 requests per user per 15 minutes (https://docs.x.com/x-api/fundamentals/rate-limits)
     // mastodon: 300 statuses and 30 media uploads per 30 minutes per account by default (https://docs.joinmastodon.org/api/rate-limits/); 4 media a post makes the uploads bind at 7 posts
-    'instagram=100/24h,threads=250/24h,facebook.reels=30/24h,tiktok=6/1m,bluesky=1666/1h+11666/24h,mastodon=7/30m',
+    // linkedin: share creation is limited per member per day, 150 (https://learn.microsoft.com/en-us/linkedin/shared/api-guide/concepts/rate-limits; the app's own figures are on its Analytics tab)
+    'instagram=100/24h,threads=250/24h,facebook.reels=30/24h,tiktok=6/1m,bluesky=1666/1h+11666/24h,mastodon=7/30m,linkedin=150/24h,x=100/15m,pinterest=1000/24h',
   ),
   PUBLISHER_THROTTLE_MIN_DEFER_MS: int(
     'Shortest wait after a platform throttles (Meta codes 4, 17, 32, 613, 80000–80014) or has no publishing slot left (Instagram); a deferral, not an attempt',
@@ -131,6 +136,14 @@ export const publisherVars = {
   MASTODON_INSTANCE_URL: mastodonInstanceUrlVar(
     "Base URL of a Mastodon instance, {instance} standing for its host (the profile's instance); real: https://{instance}",
   ),
+  LINKEDIN_API_URL: sandboxDefault(
+    'LinkedIn API host (/rest/posts, /rest/images, /rest/videos, /rest/documents); real: https://api.linkedin.com',
+  ),
+  LINKEDIN_API_VERSION: linkedInVersionVar(
+    'LinkedIn-Version (YYYYMM) of the /rest calls; LinkedIn serves a version about a year (learn.microsoft.com/linkedin/marketing/versioning)',
+  ),
+  X_API_URL: sandboxDefault('X API v2 (posts, media upload, user timeline); real: https://api.x.com'),
+  PINTEREST_API_URL: sandboxDefault('Pinterest API v5 base URL (pins, boards, media); real: https://api.pinterest.com'),
   YOUTUBE_DEFAULT_PRIVACY: oneOf(
     'Privacy of a YouTube upload when platformMeta.youtube.privacyStatus is not set',
     ['public', 'unlisted', 'private'] as const,
@@ -178,6 +191,9 @@ const SANDBOX_PATHS = {
   YOUTUBE_UPLOAD_URL: '/youtube/upload/youtube/v3',
   BLUESKY_SERVICE_URL: '/bluesky',
   MASTODON_INSTANCE_URL: MASTODON_SANDBOX_PATH,
+  LINKEDIN_API_URL: '/linkedin',
+  X_API_URL: X_SANDBOX_PATH,
+  PINTEREST_API_URL: '/pinterest',
 } as const;
 
 /**

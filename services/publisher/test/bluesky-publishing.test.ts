@@ -57,7 +57,7 @@ describe('publishing to Bluesky', () => {
     const bs = await blueskyProfile('text_sky');
     const since = lastRequestSeq(h.sandbox);
     const caption = 'Grüße 👋🏽 see https://example.com/launch #LaunchDay';
-    const job = h.due(bs, { caption, platformMeta: { bluesky: { langs: ['de', 'en'] } } });
+    const job = h.due(bs, { caption, platformMeta: { bluesky: { langs: ['de', 'en'], linkCard: false } } });
 
     await h.publish(job);
     const outcome = await h.outcome(job.postId);

@@ -16,6 +16,11 @@ import { tiktokRouter, tiktokUploadRouter } from './tiktok/routes';
 import { youtubeRouter } from './youtube/routes';
 import { blueskyRouter } from './bluesky/routes';
 import { mastodonRouter } from './mastodon/routes';
+import { linkedinRouter } from './linkedin/routes';
+import { linkedinControlRouter } from './linkedin/control';
+import { pinterestRouter, pinterestUploadRouter } from './pinterest/routes';
+import { pinterestControlRouter } from './pinterest/control';
+import { xRouter } from './x/routes';
 import { threadsExtras } from './meta/platform-gate';
 import { graphGateRouter, graphVersionGate, retiredVideoHostGate } from './meta/graph-rules';
 
@@ -41,6 +46,14 @@ export const SANDBOX_PATHS = {
   bluesky: '/bluesky',
   /** Mastodon instances: `${url}/mastodon/{instance}/api/…` and `/oauth/…`. */
   mastodon: '/mastodon',
+  /** LinkedIn: `${url}/linkedin/rest/…`, `/v2/userinfo`, upload URLs under `/dms-uploads`; OAuth at `/linkedin/oauth/v2/…`. */
+  linkedin: '/linkedin',
+  /** Pinterest API v5 at `${url}/pinterest/v5/…`, its consent page at `/pinterest/oauth/`. */
+  pinterest: '/pinterest',
+  /** Where Pinterest's video upload_url points (S3 in real life). */
+  pinterestUpload: '/pinterest-upload',
+  /** The X API v2 and its OAuth 2.0: `${url}/x/2/…`, `${url}/x/i/oauth2/authorize`. */
+  x: '/x',
   control: '/__sandbox',
 } as const;
 
@@ -68,6 +81,8 @@ export function createSandboxApp(opts: CreateSandboxAppOptions = {}): { app: Exp
   app.use(SANDBOX_PATHS.facebookVideo, graphGateRouter(state, logger, retiredVideoHostGate(state)));
   mountInsights(app, state, logger, SANDBOX_PATHS);
   app.use(`${SANDBOX_PATHS.control}/comments`, commentsControlRouter(state));
+  app.use(`${SANDBOX_PATHS.control}/pinterest`, pinterestControlRouter(state));
+  app.use(`${SANDBOX_PATHS.control}/linkedin`, linkedinControlRouter(state));
   app.use(SANDBOX_PATHS.control, controlRouter(state));
   app.use(SANDBOX_PATHS.threads, threadsExtras(state));
   app.use(SANDBOX_PATHS.threads, threadsReplyGate(state, logger));
@@ -86,6 +101,10 @@ export function createSandboxApp(opts: CreateSandboxAppOptions = {}): { app: Exp
   app.use(SANDBOX_PATHS.youtube, youtubeCommentThreadsRouter(state, logger));
   app.use(SANDBOX_PATHS.bluesky, blueskyRouter(state, logger));
   app.use(SANDBOX_PATHS.mastodon, mastodonRouter(state, logger));
+  app.use(SANDBOX_PATHS.linkedin, linkedinRouter(state, logger));
+  app.use(SANDBOX_PATHS.pinterest, pinterestRouter(state, logger));
+  app.use(SANDBOX_PATHS.pinterestUpload, pinterestUploadRouter(state));
+  app.use(SANDBOX_PATHS.x, xRouter(state, logger));
 
   app.use((req, res) => {
     res.status(404).json({ error: `The sandbox has no route ${req.method} ${req.path}.`, code: 'not_found' });
@@ -106,6 +125,12 @@ const PLATFORM_API_PREFIXES = [
   '/youtube/upload',
   SANDBOX_PATHS.bluesky,
   SANDBOX_PATHS.mastodon,
+  '/linkedin/rest',
+  '/linkedin/v2',
+  '/linkedin/dms-uploads',
+  SANDBOX_PATHS.pinterest,
+  SANDBOX_PATHS.pinterestUpload,
+  SANDBOX_PATHS.x,
 ].map((p) => `${p}/`);
 /** Versioned Graph paths, except Facebook Login's (`/facebook/v26.0/dialog/oauth`, `/oauth/access_token`, `/me/accounts`). */
 const GRAPH_API_PATH =

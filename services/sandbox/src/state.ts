@@ -15,6 +15,9 @@ import type { TikTokAudit } from './tiktok/audit';
 import { YouTubeStore, type YouTubeLimits } from './youtube/store';
 import { BlueskyStore, type BlueskyLimits } from './bluesky/store';
 import { MastodonStore, type MastodonSandboxLimits } from './mastodon/store';
+import { LinkedInStore, type LinkedInSandboxLimits } from './linkedin/store';
+import { PinterestStore, type PinterestSandboxLimits } from './pinterest/store';
+import { XStore, type XSandboxLimits } from './x/store';
 import type { Platform } from '@postbus/contracts';
 import { MetaThrottleStore, type MetaPlatform, type MetaThrottleRule } from './meta/meta-throttle';
 import { DEFAULT_GRAPH_RULES, type GraphRules } from './meta/graph-rules';
@@ -42,6 +45,12 @@ export interface SandboxAppOptions {
   bluesky?: Partial<BlueskyLimits>;
   /** The emulated Mastodon instances' limits and media processing time. */
   mastodon?: Partial<MastodonSandboxLimits>;
+  /** The emulated LinkedIn's limits, asset processing time and the API versions it serves. */
+  linkedin?: Partial<LinkedInSandboxLimits>;
+  /** The emulated Pinterest's access level (trial: pins visible to their owner only) and video size cap. */
+  pinterest?: Partial<PinterestSandboxLimits>;
+  /** The emulated X API's media sizes, video processing time and post window. */
+  x?: Partial<XSandboxLimits>;
   /** Graph versions and hosts Facebook and Instagram no longer serve (refused by default). */
   graph?: Partial<GraphRules>;
   /** Meta's call budgets per rolling window (an hour; 24 h for Threads); on by default (DEFAULT_META_THROTTLE), null relaxes one. */
@@ -73,6 +82,9 @@ export class SandboxState {
   readonly youtube: YouTubeStore;
   readonly bluesky: BlueskyStore;
   readonly mastodon: MastodonStore;
+  readonly linkedin: LinkedInStore;
+  readonly pinterest: PinterestStore;
+  readonly x: XStore;
   /** Comments on Instagram accounts and Facebook Pages, their webhook subscriptions and the replies made. */
   readonly comments = new CommentStore();
   /** Every request the emulated platforms received (GET /__sandbox/requests). */
@@ -102,6 +114,9 @@ export class SandboxState {
     this.youtube = new YouTubeStore(opts.youtube);
     this.bluesky = new BlueskyStore(opts.bluesky);
     this.mastodon = new MastodonStore(opts.mastodon);
+    this.linkedin = new LinkedInStore(opts.linkedin);
+    this.pinterest = new PinterestStore(opts.pinterest);
+    this.x = new XStore(opts.x);
     this.metaThrottle = new MetaThrottleStore(opts.metaThrottle);
     this.mediaInspection = opts.mediaInspection === undefined ? DEFAULT_MEDIA_INSPECTION : opts.mediaInspection;
   }
@@ -129,6 +144,9 @@ export class SandboxState {
     this.youtube.clear();
     this.bluesky.clear();
     this.mastodon.clear();
+    this.linkedin.clear();
+    this.pinterest.clear();
+    this.x.clear();
     this.comments.clear();
     this.requests.clear();
     this.platformSettings.clear();

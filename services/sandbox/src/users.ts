@@ -24,6 +24,12 @@ const TOKEN_PREFIX: Record<Platform, string> = {
   bluesky: 'bsky-app-',
   // A Mastodon user's handle is `username@instance`; this token works on its instance as one with every scope.
   mastodon: 'mtok_',
+  // LinkedIn access tokens are opaque; real ones start with AQ.
+  linkedin: 'AQV',
+  // X OAuth 2.0 user tokens are opaque base64url strings.
+  x: 'xat-',
+  // Pinterest access tokens start with pina_ (https://developers.pinterest.com/docs/getting-started/set-up-authentication-and-authorization/).
+  pinterest: 'pina_',
 };
 
 /** Accounts on the emulated platforms and the access tokens the sandbox recognises. */

@@ -1,4 +1,4 @@
-import { aJpeg } from '@postbus/testing';
+import { aJpeg, anMp4 } from '@postbus/testing';
 import { startSandbox, type RunningSandbox } from '../src/main';
 import { call, control, newUser } from './emulator-client';
 
@@ -188,6 +188,14 @@ describe('records', () => {
       })
     ).body.blob;
     const image = (alt?: string, b = blob) => ({ image: b, ...(alt !== undefined && { alt }) });
+    const upload = async (body: Buffer, type: string) =>
+      (await call(xrpc('com.atproto.repo.uploadBlob'), { token: s.accessJwt, body, headers: { 'content-type': type } }))
+        .body.blob;
+    const [bigJpeg, clip] = [await upload(aJpeg(1_000_001), 'image/jpeg'), await upload(anMp4(4000), 'video/mp4')];
+    const card = (thumb: unknown) => ({
+      $type: 'app.bsky.embed.external',
+      external: { uri: 'https://example.com/', title: 't', description: 'd', thumb },
+    });
     const taken = aTid();
     expect((await post(s, { text: 'first' }, taken)).status).toBe(200);
 
@@ -239,6 +247,20 @@ describe('records', () => {
         400,
         'InvalidMimeType',
         /Referenced Mimetype does not match/,
+      ],
+      [
+        'a link card thumb over 1,000,000 bytes',
+        post(s, { text: 'x', embed: card(bigJpeg) }),
+        400,
+        'InvalidRequest',
+        'Invalid app.bsky.feed.post record: blob too big (maximum 1000000, got 1000001) at $.record.embed.external.thumb',
+      ],
+      [
+        'a link card thumb that is a video',
+        post(s, { text: 'x', embed: card(clip) }),
+        400,
+        'InvalidRequest',
+        'Invalid app.bsky.feed.post record: Expected "image/*" (got "video/mp4") at $.record.embed.external.thumb.mimeType',
       ],
       ['a taken key', post(s, { text: 'second' }, taken), 500, 'InternalServerError', 'Internal Server Error'],
       ['a key that is not a TID', post(s, { text: 'x' }, 'self'), 400, 'InvalidRequest', /Invalid record key/],

@@ -1,3 +1,4 @@
+import { callSandbox } from '@postbus/testing';
 import type { RunningSandbox } from '../src/main';
 import type { PublishedItem } from '../src/published';
 
@@ -10,19 +11,8 @@ export interface ThreadsAccount {
   baseUrl: string;
 }
 
-export async function control(
-  sandbox: RunningSandbox,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${sandbox.url}/__sandbox${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+export function control(sandbox: RunningSandbox, method: string, path: string, body?: unknown) {
+  return callSandbox<any>(sandbox.url, method, path, body);
 }
 
 export async function aThreadsAccount(sandbox: RunningSandbox, handle = 'postbus_tester'): Promise<ThreadsAccount> {

@@ -22,6 +22,10 @@ export const transcoderVars = {
     'http://127.0.0.1:3002',
   ),
   FFMPEG_PATH: str('The ffmpeg binary (Debian package ffmpeg, built with libx264)', '/usr/bin/ffmpeg'),
+  HEIF_CONVERT_PATH: str(
+    "libheif's heif-convert (Debian package libheif-examples): decodes a HEIC photo before ffmpeg, which cannot read it, converts it",
+    '/usr/bin/heif-convert',
+  ),
   TRANSCODER_CONCURRENCY: int(
     'Renditions one transcoder process makes at once (its prefetch); each takes up to TRANSCODER_THREADS cores',
     1,

@@ -5,6 +5,7 @@ import { bootService } from '@postbus/service';
 import { readConfig } from './config';
 import { consumeRenditionJobs } from './entry-points/consumers';
 import type { TranscodePorts } from './transcode/transcode-ports';
+import { removeStaleWorkDirs } from './transcode/work-dirs';
 
 /** Makes renditions (normalize): no tables of its own; media keeps every byte and row. */
 export async function start(env?: Record<string, string | undefined>) {
@@ -26,6 +27,7 @@ export async function start(env?: Record<string, string | undefined>) {
     },
     mediaHttpUrl: config.MEDIA_HTTP_URL,
     ffmpegPath: config.FFMPEG_PATH,
+    heifConvertPath: config.HEIF_CONVERT_PATH,
     encode: {
       threads: config.TRANSCODER_THREADS,
       x264Preset: config.TRANSCODER_X264_PRESET,
@@ -40,6 +42,9 @@ export async function start(env?: Record<string, string | undefined>) {
     concurrency: config.TRANSCODER_CONCURRENCY,
     retryDelaysMs: config.TRANSCODER_RETRY_DELAYS_MS,
   });
+  // A transcoder killed mid-job left its job's directory behind: removed once older than any job runs.
+  const stale = await removeStaleWorkDirs(config.TRANSCODER_WORK_DIR, workDirCeilingMs(config.TRANSCODER_TIMEOUT_MS));
+  if (stale.length) svc.logger.warn('removed work directories of killed jobs', { count: stale.length });
   await svc.rpc.start();
   await consumer.start();
   svc.lifecycle.onStop('consumer', () => consumer.stop());
@@ -48,6 +53,11 @@ export async function start(env?: Record<string, string | undefined>) {
     threads: config.TRANSCODER_THREADS,
   });
   return svc;
+}
+
+/** The longest a job's directory lives: ffmpeg's own ceiling, plus an hour for copying the source in and the result out. */
+export function workDirCeilingMs(timeoutMs: number): number {
+  return timeoutMs + 3_600_000;
 }
 
 if (require.main === module) runMain(start);

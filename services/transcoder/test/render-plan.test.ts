@@ -40,6 +40,7 @@ async function render(
     ffmpegPath: testServers.ffmpegPath,
     input: source,
     output: file,
+    inputArgs: plan.inputArgs,
     args: plan.args,
     timeoutMs: 60_000,
     durationSec: plan.durationSec,
@@ -124,6 +125,32 @@ describe('rendering with ffmpeg', () => {
     const p = await probe(file, 'image/jpeg');
     expect(p).toMatchObject({ kind: 'image', width: 640, height: 480, image: { format: 'mjpeg' } });
     expect((await readFile(file)).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+  });
+});
+
+describe('a cover frame', () => {
+  test('when a cover is made at 2 s of a 16:9 video for an Instagram reel and a YouTube video, then each is one JPEG of the frame the target takes', async () => {
+    const reel = await render(files.landscapeMp4, 'instagram.reel+cover2000');
+    expect(reel.probe).toMatchObject({ kind: 'image', width: 320, height: 180, image: { format: 'mjpeg' } });
+    expect((await readFile(reel.file)).subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    const thumb = await render(files.wideMp4, 'youtube.video+cover0');
+    expect(thumb.probe).toMatchObject({ kind: 'image', width: 1100, height: 100 });
+  });
+
+  test('when covers are made at 0.5 s and 3.5 s of the test pattern, then they differ (the offset picks the frame)', async () => {
+    const early = await render(files.landscapeMp4, 'instagram.reel+cover500');
+    const late = await render(files.landscapeMp4, 'instagram.reel+cover3500');
+    expect(await readFile(early.file)).not.toEqual(await readFile(late.file));
+  });
+
+  test('when the cover frame lies past the end, or the target takes no cover image, then NotNormalizable says why', async () => {
+    const p = await probe(files.landscapeMp4, 'video/mp4');
+    expect(() => renderPlan(p, parseRenditionPreset('instagram.reel+cover9000')!, settings)).toThrow(
+      /past the end of the video \(4 s\)/,
+    );
+    expect(() => renderPlan(p, parseRenditionPreset('tiktok.video+cover100')!, settings)).toThrow(
+      new NotNormalizable('A TikTok video takes no cover image.'),
+    );
   });
 });
 

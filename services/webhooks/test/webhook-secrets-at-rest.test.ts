@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { AppError, Rpc, type Principal } from '@postbus/contracts';
-import { openBus, type Bus } from '@postbus/bus';
-import { createLogger, KeyRing, openDataSource } from '@postbus/kit';
-import { createTestEnv, type TestEnv } from '@postbus/testing';
+import type { Bus } from '@postbus/bus';
+import { KeyRing, openDataSource } from '@postbus/kit';
+import { createTestEnv, openTestBus, type TestEnv } from '@postbus/testing';
 import { command as rotateCommand } from '../../../scripts/commands/rotate-webhook-key.command';
 import { readConfig } from '../src/config';
 import { EndpointRepository } from '../src/endpoints/endpoint.repository';
@@ -29,13 +29,7 @@ let db: Client;
 
 beforeAll(async () => {
   env = await createTestEnv('webhook_secrets');
-  bus = await openBus({
-    url: env.amqpUrl,
-    namespace: env.namespace,
-    logger: createLogger('test', 'silent'),
-    rpcTimeoutMs: 5000,
-    ephemeral: true,
-  });
+  bus = await openTestBus(env);
   db = new Client({ connectionString: env.databaseUrl });
   await db.connect();
 });

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
 import { startLinkOrigin, type LinkOrigin } from './link-origin';
 import { callTool } from '../support/mcp-client';
-import { call, DatabaseFingerprint, type Answer } from './support';
+import { call, SystemHoldings, type Answer } from './support';
 
 /**
  * Files whose first bytes are crafted to make a type detector loop or read past them: the
@@ -20,7 +20,7 @@ let env: TestEnv;
 let system: RunningSystem;
 let account: SeededAccount;
 let origin: LinkOrigin;
-let fingerprint: DatabaseFingerprint;
+let holdings: SystemHoldings;
 const mediaDir = join(tmpdir(), `postbus-poisoned-headers-${randomBytes(4).toString('hex')}`);
 
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
@@ -61,33 +61,15 @@ beforeAll(async () => {
     '/clip.mp4': { type: 'video/mp4', body: ASF_ZERO_SIZE },
     '/clip.asf': { type: 'video/x-ms-asf', body: ASF_ZERO_SIZE },
   });
-  fingerprint = await DatabaseFingerprint.open(env.databaseUrl);
+  holdings = await SystemHoldings.open(env.databaseUrl, mediaDir);
 });
 afterAll(async () => {
-  await fingerprint?.close();
+  await holdings?.close();
   await origin?.close();
   await system?.stop();
   await env?.drop();
   await rm(mediaDir, { recursive: true, force: true });
 });
-
-async function storedFiles(): Promise<string[]> {
-  const entries = await readdir(mediaDir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath ?? (e as { path?: string }).path ?? '', e.name))
-    .sort();
-}
-
-async function holdings(): Promise<{ tables: Map<string, string>; files: string[] }> {
-  return { tables: await fingerprint.take(), files: await storedFiles() };
-}
-
-async function expectNothingStored(before: { tables: Map<string, string>; files: string[] }): Promise<void> {
-  const after = await holdings();
-  expect(DatabaseFingerprint.changed(before.tables, after.tables)).toEqual([]);
-  expect(after.files).toEqual(before.files);
-}
 
 /** POST /api/v1/media as a browser form sends it, claiming the type and name given. */
 async function upload(bytes: Buffer, name: string, type: string): Promise<Answer> {
@@ -122,19 +104,19 @@ async function expectMediaAnswers(): Promise<void> {
 
 describe('poisoned media headers', () => {
   test('when the 64-byte ASF header is uploaded as clip.mp4, then 400 unsupported_media_type, nothing is stored, and media still answers', async () => {
-    const before = await holdings();
+    const before = await holdings.take();
     const answer = await upload(ASF_ZERO_SIZE, 'clip.mp4', 'video/mp4');
     expect({ status: answer.status, body: answer.body }).toEqual({
       status: 400,
       body: { error: expect.stringContaining('not of an accepted type'), code: 'unsupported_media_type' },
     });
-    await expectNothingStored(before);
+    await holdings.expectNothingStoredSince(before);
     await expectMediaAnswers();
   });
 
   test('when a link to the 64-byte ASF header is imported, then 400 unsupported_media_type, nothing is stored, and media still answers', async () => {
     for (const path of ['/clip.mp4', '/clip.asf']) {
-      const before = await holdings();
+      const before = await holdings.take();
       const hits = origin.hits();
       const answer = await call(system.baseUrl, 'post', '/api/v1/media/from-url', {
         key: account.apiKey,
@@ -147,13 +129,13 @@ describe('poisoned media headers', () => {
       });
       // The file was downloaded (so its bytes were sniffed), not refused before.
       expect(origin.hits()).toBeGreaterThan(hits);
-      await expectNothingStored(before);
+      await holdings.expectNothingStoredSince(before);
     }
     await expectMediaAnswers();
   });
 
   test('when an agent uploads the 64-byte ASF header with svc_upload_media, then the tool answers unsupported_media_type, nothing is stored, and media still answers', async () => {
-    const before = await holdings();
+    const before = await holdings.take();
     const answer = await callTool(
       system.baseUrl,
       'svc_upload_media',
@@ -164,20 +146,20 @@ describe('poisoned media headers', () => {
       status: 200,
       code: 'unsupported_media_type',
     });
-    await expectNothingStored(before);
+    await holdings.expectNothingStoredSince(before);
     await expectMediaAnswers();
   });
 
   test.each(POISONED)(
     'when %s is uploaded, then 400 unsupported_media_type and nothing is stored',
     async (_what, bytes) => {
-      const before = await holdings();
+      const before = await holdings.take();
       const answer = await upload(bytes, 'clip.webm', 'video/webm');
       expect({ status: answer.status, code: answer.body.code }).toEqual({
         status: 400,
         code: 'unsupported_media_type',
       });
-      await expectNothingStored(before);
+      await holdings.expectNothingStoredSince(before);
     },
   );
 

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { ERROR_STATUS, Routes, type RouteDef } from '@postbus/contracts';
 
@@ -140,5 +142,45 @@ export class DatabaseFingerprint {
 
   close(): Promise<void> {
     return this.db.end();
+  }
+}
+
+/** Everything the system holds: every table's rows and every stored object. */
+export interface Holdings {
+  tables: Map<string, string>;
+  files: string[];
+}
+
+/** Reads what the system holds (its database and its media directory), to show a refusal left nothing behind. */
+export class SystemHoldings {
+  constructor(
+    private readonly fingerprint: DatabaseFingerprint,
+    private readonly mediaDir: string,
+  ) {}
+
+  static async open(databaseUrl: string, mediaDir: string): Promise<SystemHoldings> {
+    return new SystemHoldings(await DatabaseFingerprint.open(databaseUrl), mediaDir);
+  }
+
+  async storedFiles(): Promise<string[]> {
+    const entries = await readdir(this.mediaDir, { recursive: true, withFileTypes: true }).catch(() => []);
+    return entries
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath ?? (e as { path?: string }).path ?? '', e.name))
+      .sort();
+  }
+
+  async take(): Promise<Holdings> {
+    return { tables: await this.fingerprint.take(), files: await this.storedFiles() };
+  }
+
+  async expectNothingStoredSince(before: Holdings): Promise<void> {
+    const after = await this.take();
+    expect(DatabaseFingerprint.changed(before.tables, after.tables)).toEqual([]);
+    expect(after.files).toEqual(before.files);
+  }
+
+  close(): Promise<void> {
+    return this.fingerprint.close();
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { deflateRawSync } from 'node:zlib';
 import { MEDIA_MAX_BYTES } from '@postbus/contracts';
 import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import { call, DatabaseFingerprint, isCodedRefusal } from './support';
+import { call, isCodedRefusal, SystemHoldings } from './support';
 
 /**
  * Uploads a hostile client sends through the gateway: a file over the limit, a multipart body
@@ -20,7 +20,7 @@ import { call, DatabaseFingerprint, isCodedRefusal } from './support';
 let env: TestEnv;
 let system: RunningSystem;
 let account: SeededAccount;
-let fingerprint: DatabaseFingerprint;
+let holdings: SystemHoldings;
 const mediaDir = join(tmpdir(), `postbus-hostile-uploads-${randomBytes(4).toString('hex')}`);
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
@@ -36,33 +36,14 @@ beforeAll(async () => {
     MEDIA_LOCAL_DIR: mediaDir,
   });
   account = await system.seedAccount({ platforms: ['threads'], plan: 'pro' });
-  fingerprint = await DatabaseFingerprint.open(env.databaseUrl);
+  holdings = await SystemHoldings.open(env.databaseUrl, mediaDir);
 });
 afterAll(async () => {
-  await fingerprint?.close();
+  await holdings?.close();
   await system?.stop();
   await env?.drop();
   await rm(mediaDir, { recursive: true, force: true });
 });
-
-async function storedFiles(): Promise<string[]> {
-  const entries = await readdir(mediaDir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath ?? (e as { path?: string }).path ?? '', e.name))
-    .sort();
-}
-
-/** Everything the system holds: every table's rows and every stored object. */
-async function holdings(): Promise<{ tables: Map<string, string>; files: string[] }> {
-  return { tables: await fingerprint.take(), files: await storedFiles() };
-}
-
-async function expectNothingStored(before: { tables: Map<string, string>; files: string[] }): Promise<void> {
-  const after = await holdings();
-  expect(DatabaseFingerprint.changed(before.tables, after.tables)).toEqual([]);
-  expect(after.files).toEqual(before.files);
-}
 
 interface Raw {
   status: number;
@@ -148,7 +129,7 @@ function crc32(size: number): number {
 
 describe('hostile uploads', () => {
   test('when a file one byte over the limit is streamed, then 413 file_too_large and nothing is stored', async () => {
-    const before = await holdings();
+    const before = await holdings.take();
     const boundary = `b${randomBytes(8).toString('hex')}`;
     const chunk = Buffer.alloc(1024 * 1024, 1);
     const size = MEDIA_MAX_BYTES + 1;
@@ -161,11 +142,11 @@ describe('hostile uploads', () => {
     }
     const answer = await postMultipart(boundary, body());
     expect(answer).toMatchObject({ status: 413, body: { code: 'file_too_large' } });
-    await expectNothingStored(before);
+    await holdings.expectNothingStoredSince(before);
   });
 
   test('when the multipart body ends before its closing boundary, then a 4xx with its code and nothing is stored', async () => {
-    const before = await holdings();
+    const before = await holdings.take();
     const boundary = `b${randomBytes(8).toString('hex')}`;
     const parts = [partHead(boundary, 'cut.png', 'image/png'), PNG, randomBytes(4096)];
     const answer = await postMultipart(
@@ -174,11 +155,11 @@ describe('hostile uploads', () => {
       parts.reduce((n, p) => n + p.length, 0),
     );
     expect(isCodedRefusal(asAnswer(answer))).toBe(true);
-    await expectNothingStored(before);
+    await holdings.expectNothingStoredSince(before);
   });
 
   test('when the client goes away in the middle of an upload, then nothing of it stays stored', async () => {
-    const before = await holdings();
+    const before = await holdings.take();
     const boundary = `b${randomBytes(8).toString('hex')}`;
     await new Promise<void>((resolve) => {
       const req = request(`${system.baseUrl}/api/v1/media`, {
@@ -196,15 +177,15 @@ describe('hostile uploads', () => {
       req.on('close', () => resolve());
     });
     // Staging is cleaned up once the broken stream is noticed.
-    await waitFor(async () => ((await storedFiles()).join() === before.files.join() ? true : undefined), {
+    await waitFor(async () => ((await holdings.storedFiles()).join() === before.files.join() ? true : undefined), {
       timeoutMs: 5000,
       what: 'the abandoned upload to be removed',
     });
-    await expectNothingStored(before);
+    await holdings.expectNothingStoredSince(before);
   });
 
   test('when the Content-Type and the name claim an image but the bytes are a web page, then 400 unsupported_media_type and nothing is stored', async () => {
-    const before = await holdings();
+    const before = await holdings.take();
     const boundary = `b${randomBytes(8).toString('hex')}`;
     const page = Buffer.from('<!doctype html><html><body><script>alert(1)</script></body></html>');
     const answer = await postMultipart(boundary, [
@@ -213,7 +194,7 @@ describe('hostile uploads', () => {
       partTail(boundary),
     ]);
     expect(answer).toMatchObject({ status: 400, body: { code: 'unsupported_media_type' } });
-    await expectNothingStored(before);
+    await holdings.expectNothingStoredSince(before);
   });
 
   test('when a real image is sent as video/mp4 named clip.mp4, then it is stored as the image its bytes show', async () => {
@@ -229,7 +210,7 @@ describe('hostile uploads', () => {
   });
 
   test('when a zip bomb is sent as video/mp4 named bomb.mp4, then 400 unsupported_media_type, it is never expanded, and nothing is stored', async () => {
-    const before = await holdings();
+    const before = await holdings.take();
     const boundary = `b${randomBytes(8).toString('hex')}`;
     const bomb = zipBomb(64 * 1024 * 1024, 'movie.mp4');
     expect(bomb.length).toBeLessThan(256 * 1024);
@@ -239,11 +220,11 @@ describe('hostile uploads', () => {
       partTail(boundary),
     ]);
     expect(answer).toMatchObject({ status: 400, body: { code: 'unsupported_media_type' } });
-    await expectNothingStored(before);
+    await holdings.expectNothingStoredSince(before);
   });
 
   test('when the body is not multipart at all, then a 4xx with its code and nothing is stored', async () => {
-    const before = await holdings();
+    const before = await holdings.take();
     const asJson = await call(system.baseUrl, 'post', '/api/v1/media', {
       key: account.apiKey,
       body: { file: PNG.toString('base64') },
@@ -260,6 +241,6 @@ describe('hostile uploads', () => {
       expect({ status: answer.status, body: answer.body, coded: isCodedRefusal(answer) }).toMatchObject({
         coded: true,
       });
-    await expectNothingStored(before);
+    await holdings.expectNothingStoredSince(before);
   });
 });

@@ -1,6 +1,7 @@
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { Rpc } from '@postbus/contracts';
-import { createTestEnv, waitFor, type SeededAccount, type TestEnv, testServers } from '@postbus/testing';
+import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { launchChromium } from '../support/browser';
 import { startSystem, type RunningSystem } from '../support/system';
 import { api, inHours } from '../support/posts-api';
 
@@ -13,17 +14,7 @@ beforeAll(async () => {
   env = await createTestEnv('posts_approvals');
   system = await startSystem(env, { RATE_LIMIT_PER_MINUTE: '0' });
   account = await system.seedAccount({ platforms: ['threads'], plan: 'pro' });
-  browser = await chromium.launch({
-    executablePath: testServers.chromiumPath,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

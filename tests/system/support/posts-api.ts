@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { Rpc, type Post, type Principal } from '@postbus/contracts';
 import type { RunningSystem } from './system';
 
@@ -7,19 +8,19 @@ export interface ApiAnswer {
   body: any;
 }
 
-/** One JSON call to the gateway as a client makes it. */
+/** One JSON call to the gateway as a client makes it (`rawBody`: a JSON body sent as it is written). */
 export async function api(
   system: RunningSystem,
   path: string,
-  init: { method?: string; key?: string; body?: unknown; headers?: Record<string, string> } = {},
+  init: { method?: string; key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
 ): Promise<ApiAnswer> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.key) headers.authorization = `Bearer ${init.key}`;
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  if (init.body !== undefined || init.rawBody !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(`${system.baseUrl}${path}`, {
     method: init.method ?? 'GET',
     headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    body: init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
@@ -49,4 +50,18 @@ export async function publishedOn(system: RunningSystem, platform: string): Prom
   const res = await fetch(`${system.sandboxUrl}/__sandbox/published?platform=${platform}`);
   const body = (await res.json()) as { items: { text: string }[] } | { text: string }[];
   return Array.isArray(body) ? body : body.items;
+}
+
+/** Uploads a file through the gateway as a client does (multipart, field `file`); answers its mediaId. */
+export async function uploadFile(system: RunningSystem, key: string, path: string, type: string): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([await readFile(path)], { type }), path.split('/').pop());
+  const res = await fetch(`${system.baseUrl}/api/v1/media`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: form,
+  });
+  const body = (await res.json()) as { mediaId: string };
+  if (res.status !== 201) throw new Error(`media did not take ${path} (${res.status} ${JSON.stringify(body)})`);
+  return body.mediaId;
 }

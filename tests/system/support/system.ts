@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { developmentBrokerUrls, openBus, type Bus } from '@postbus/bus';
-import { createLogger, DATABASE_SERVICES, databaseRoleOf, databaseUrlAs, provisionServiceRoles } from '@postbus/kit';
+import { developmentBrokerUrls, type Bus } from '@postbus/bus';
+import { DATABASE_SERVICES, databaseRoleOf, databaseUrlAs, provisionServiceRoles } from '@postbus/kit';
 import { start as startAuth } from '@postbus/auth';
 import { start as startAutomation } from '@postbus/automation';
 import { start as startConnections } from '@postbus/connections';
@@ -15,7 +15,7 @@ import { start as startPublisher } from '@postbus/publisher';
 import { startSandbox } from '@postbus/sandbox';
 import { start as startTranscoder } from '@postbus/transcoder';
 import { start as startWebhooks } from '@postbus/webhooks';
-import { freePort, seedAccount, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { freePort, openTestBus, seedAccount, type SeededAccount, type TestEnv } from '@postbus/testing';
 
 export interface RunningSystem {
   baseUrl: string;
@@ -80,7 +80,7 @@ export async function startSystem(
     stops.push(() => gateway.lifecycle.stop());
     gateway.lifecycle.markStarted();
     metricsUrls.gateway = gateway.metricsUrl;
-    const bus = await openSystemBus(testEnv);
+    const bus = await openTestBus(testEnv);
     stops.push(() => bus.close());
     return {
       baseUrl,
@@ -169,17 +169,6 @@ async function startServices(
     if (name === 'mcp') started.mcpHostUrl = (svc as { hostUrl?: string }).hostUrl ?? '';
   }
   return started;
-}
-
-/** A bus client in the system's namespace, for operator-style calls in tests. */
-function openSystemBus(testEnv: TestEnv): Promise<Bus> {
-  return openBus({
-    url: testEnv.amqpUrl,
-    namespace: testEnv.namespace,
-    logger: createLogger('test', 'silent'),
-    rpcTimeoutMs: 5000,
-    ephemeral: true,
-  });
 }
 
 /** The environment every service of the test system starts with: loopback allowed, limits off, the sandbox for every platform. */

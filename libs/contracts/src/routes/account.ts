@@ -69,7 +69,7 @@ export const AccountRoutes = {
     tool: {
       name: 'svc_get_analytics',
       title: 'Post analytics',
-      description: `Report how posts did over a time range (on scheduledTime; default the last 30 days): how many were scheduled, posted and failed, the success rate, median and p95 dispatch lag, the most common failure reasons, and engagement collected from the platforms about 1 h, 24 h and 7 days after publishing. groupBy (${ANALYTICS_GROUPS.join(', ')}) adds the same figures per group.`,
+      description: `Report how posts did over a time range (on scheduledTime; default the last 30 days): counts scheduled, posted and failed, success rate, median and p95 dispatch lag, top failure reasons, and engagement read 1 h, 24 h and 7 days after publishing. groupBy (${ANALYTICS_GROUPS.join(', ')}) splits them.`,
       input: AnalyticsQuerySchema,
       toRpc: (args) => args,
       validateInput: false,

@@ -10,6 +10,7 @@ import {
   TikTokPostingOptionsSchema,
   type ConnectedAccount,
 } from '../rpc/connections';
+import { PinterestBoardsSchema } from '../pinterest';
 import type { RouteDef } from './define';
 
 const ProfileBriefSchema = Type.Object({
@@ -113,6 +114,28 @@ export const ConnectionRoutes = {
         "Read a TikTok profile's posting options before posting: the privacy levels it allows, whether comments, duets and stitches are disabled, the maximum video duration and the creator nickname to show.",
       input: Type.Object(
         { profileId: Type.String({ description: 'A TikTok profile id from svc_list_profiles' }) },
+        { additionalProperties: false },
+      ),
+      toRpc: (args) => ({ id: args.profileId }),
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+      oauthScope: 'mcp:read',
+    },
+  },
+  getPinterestBoards: {
+    id: 'getPinterestBoards',
+    method: 'get',
+    path: '/api/v1/connections/{id}/pinterest/boards',
+    scope: 'account:read',
+    summary: "A Pinterest profile's boards: a pin goes to one of them (platformMeta.pinterest.boardId).",
+    rpc: Rpc.connectionsPinterestBoards,
+    response: PinterestBoardsSchema,
+    status: 200,
+    tool: {
+      name: 'svc_get_pinterest_boards',
+      title: 'Pinterest boards',
+      description: "List a Pinterest profile's boards; a pin needs one as platformMeta.pinterest.boardId.",
+      input: Type.Object(
+        { profileId: Type.String({ description: 'A Pinterest profile id from svc_list_profiles' }) },
         { additionalProperties: false },
       ),
       toRpc: (args) => ({ id: args.profileId }),

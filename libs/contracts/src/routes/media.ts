@@ -94,7 +94,7 @@ export const MediaRoutes = {
       name: 'svc_add_media_from_url',
       title: 'Import media from a link',
       description:
-        'Import an image or video from a public link that points straight at the file (not a share page) into the media library, at most 50 MB. Returns the mediaId, a signed URL, the detected contentType and sizeBytes. The same link twice returns the same mediaId. Preferred for TikTok, YouTube and Facebook video.',
+        'Import an image or video (at most 50 MB) from a public link straight to the file (not a share page). Returns mediaId, a signed URL, contentType and sizeBytes; the same link twice, the same mediaId. Preferred for TikTok, YouTube and Facebook video.',
       input: MediaFromUrlSchema,
       toRpc: (args) => args,
       fromRpc: ({ deduplicated: _d, ...rest }: RpcOutput<typeof Rpc.mediaImportFromUrl>) => rest,

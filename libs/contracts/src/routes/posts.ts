@@ -14,6 +14,7 @@ import {
   POSTS_PAGE_MAX,
 } from '../post';
 import { BULK_ROWS_MAX, BulkCreateResultSchema, POSTS_EXPORT_MAX } from '../bulk';
+import { PLATFORMS } from '../platforms';
 import { Rpc, type RpcOutput } from '../rpc';
 import type { RouteDef } from './define';
 
@@ -67,7 +68,7 @@ const PostPayloadToolSchema = Type.Object(
     ...PostPayloadSchema.properties,
     platforms: Type.Optional(
       Type.Array(Type.String(), {
-        description: 'Required: one or more of instagram, tiktok, youtube, threads, facebook, bluesky, mastodon.',
+        description: `Required: one or more of ${PLATFORMS.join(', ')}.`,
       }),
     ),
   },
@@ -83,7 +84,7 @@ const PostCreateToolSchema = Type.Object(
         minLength: 1,
         maxLength: 255,
         description:
-          'As the REST Idempotency-Key header: send the same key when retrying; the create happens once and a retry answers the original postIds. The same key with different arguments is idempotency_conflict.',
+          'Send the same key when retrying (as the Idempotency-Key header): the create happens once and a retry answers the same postIds; other arguments, idempotency_conflict.',
       }),
     ),
   },
@@ -376,7 +377,7 @@ export const PostRoutes = {
           rows: Type.Array(Type.Unknown(), {
             maxItems: BULK_ROWS_MAX,
             description:
-              'Post payloads, as for svc_schedule_post. Give each row an externalId: a retried call then answers the same postIds for those rows instead of creating them twice. Example: [{ "platforms": ["threads"], "caption": "Hello", "externalId": "row-1" }].',
+              'Post payloads, as for svc_schedule_post. Give each row an externalId: a retry then answers the same postIds instead of creating them twice.',
           }),
           dryRun: Type.Optional(Type.Boolean()),
           atomic: Type.Optional(Type.Boolean()),

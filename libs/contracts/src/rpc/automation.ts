@@ -43,7 +43,7 @@ const TriggerSchema = Type.Object(
   {
     match: stringEnum(KEYWORD_MATCHES, {
       description:
-        'any: the comment contains one of the keywords; all: it contains every keyword; exact: the whole comment is one of the keywords. Case-insensitive; a keyword matches as a whole word or phrase.',
+        'any: one of the keywords; all: every keyword; exact: the whole comment is one of them. Case-insensitive, whole words or phrases.',
     }),
     keywords: Type.Array(Type.String({ minLength: 1, maxLength: AUTOMATION_LIMITS.keywordLength }), {
       minItems: 1,

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { defineRpc } from './define';
+import { PinterestBoardsSchema } from '../pinterest';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const NullableTimestamp = Type.Union([Timestamp, Type.Null()]);
@@ -21,6 +22,8 @@ export const ProfileSchema = Type.Object({
   tokenExpiresAt: Type.Union([Type.String(), Type.Null()]),
   connectedAt: Type.String(),
   updatedAt: Type.String(),
+  /** Grows with every change of status; the same counter as connection.changed carries. */
+  revision: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 export type Profile = Static<typeof ProfileSchema>;
 
@@ -205,6 +208,11 @@ export const ConnectionsRpc = {
     'connections.tiktok.options',
     Type.Object({ id: Type.String() }),
     TikTokPostingOptionsSchema,
+  ),
+  connectionsPinterestBoards: defineRpc(
+    'connections.pinterest.boards',
+    Type.Object({ id: Type.String() }),
+    PinterestBoardsSchema,
   ),
   /** A profile's publishing health; platform reads that fail are reported in it, never thrown. */
   connectionsHealth: defineRpc(

@@ -88,8 +88,8 @@ export const MediaAssetSchema = Type.Object({
 });
 export type MediaAsset = Static<typeof MediaAssetSchema>;
 
-/** A rendition preset: a platform target (libs/platforms MEDIA_RULES), `+trim` (`+trim<seconds>`) when the video is cut to the target's longest duration (or the creator's). */
-export const RENDITION_PRESET_PATTERN = '^[a-z]+\\.[a-z_]+(\\+trim\\d*)?$';
+/** A rendition preset: a platform target (libs/platforms MEDIA_RULES), `+trim` (`+trim<seconds>`) when the video is cut to the target's longest duration (or the creator's), `+cover<ms>` for a JPEG cover frame of the video at that offset. */
+export const RENDITION_PRESET_PATTERN = '^[a-z]+\\.[a-z_]+(\\+trim\\d*)?(\\+cover\\d+)?$';
 
 export const RenditionRequestSchema = Type.Object(
   {

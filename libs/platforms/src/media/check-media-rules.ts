@@ -206,12 +206,16 @@ const NAMES: Record<Platform, string> = {
   youtube: 'YouTube',
   bluesky: 'Bluesky',
   mastodon: 'Mastodon',
+  linkedin: 'LinkedIn',
+  x: 'X',
+  pinterest: 'Pinterest',
 };
 const TYPE_NAMES: Record<string, string> = {
   'image/jpeg': 'JPEG',
   'image/png': 'PNG',
   'image/gif': 'GIF',
   'image/webp': 'WebP',
+  'image/heic': 'HEIC',
   'video/mp4': 'MP4',
   'video/quicktime': 'MOV',
   'video/webm': 'WebM',

@@ -1,6 +1,8 @@
 import type { Platform } from '@postbus/contracts';
 import type { MediaKind } from './media-kind';
 
+const PINTEREST_IMAGE_TYPES = ['image/bmp', 'image/jpeg', 'image/png', 'image/tiff', 'image/gif', 'image/webp'];
+
 /** A closed range; a missing end is unbounded. */
 export interface MediaRange {
   min?: number;
@@ -26,7 +28,14 @@ export type MediaTarget =
   | 'bluesky.image'
   | 'bluesky.video'
   | 'mastodon.image'
-  | 'mastodon.video';
+  | 'mastodon.video'
+  | 'linkedin.image'
+  | 'linkedin.video'
+  | 'x.image'
+  | 'x.video'
+  | 'pinterest.image'
+  | 'pinterest.carousel_image'
+  | 'pinterest.video';
 
 /**
  * What a platform takes for one target, as its official page states it. Figures are checked
@@ -185,6 +194,7 @@ export const MEDIA_RULES: Readonly<Record<MediaTarget, MediaRule>> = {
     height: { min: 960 },
     durationSec: { min: 3, max: 90 },
     frameRate: { min: 24, max: 60 },
+    audioSampleRate: { min: 48_000, max: 48_000 },
     items: { max: 1 },
     source: 'https://developers.facebook.com/docs/video-api/guides/reels-publishing',
   },
@@ -295,6 +305,81 @@ export const MEDIA_RULES: Readonly<Record<MediaTarget, MediaRule>> = {
     items: { max: 4 },
     source: 'https://docs.joinmastodon.org/user/posting/#attachments',
   },
+  // LinkedIn images: JPG, GIF, PNG, one or 2–20 in a multiImage post — https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/images-api
+  'linkedin.image': {
+    platform: 'linkedin',
+    kind: 'image',
+    label: 'A LinkedIn image',
+    contentTypes: ['image/jpeg', 'image/png', 'image/gif'],
+    items: { max: 20 },
+    source: 'https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/images-api',
+  },
+  // LinkedIn videos: one MP4 of 75 KB to 500 MB, 3 seconds to 30 minutes — https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api
+  'linkedin.video': {
+    platform: 'linkedin',
+    kind: 'video',
+    label: 'A LinkedIn video',
+    contentTypes: ['video/mp4'],
+    maxBytes: 500 * MB,
+    durationSec: { min: 3, max: 1800 },
+    items: { max: 1 },
+    source: 'https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/videos-api',
+  },
+  // X: up to 4 images (JPEG, PNG, WebP up to 5 MB; GIF up to 15 MB, which the publisher tells apart) or one video
+  // (MP4/MOV, H.264 with AAC, up to 512 MB and 140 s, 1:3 to 3:1, at most 60 fps) — https://docs.x.com/x-api/media/quickstart/best-practices
+  'x.image': {
+    platform: 'x',
+    kind: 'image',
+    label: 'An X image',
+    contentTypes: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'],
+    maxBytes: 15 * MB,
+    items: { max: 4 },
+    source: 'https://docs.x.com/x-api/media/quickstart/best-practices',
+  },
+  'x.video': {
+    platform: 'x',
+    kind: 'video',
+    label: 'An X video',
+    contentTypes: MP4_MOV,
+    videoCodecs: ['h264'],
+    audioCodecs: ['aac'],
+    maxBytes: 512 * MB,
+    durationSec: { min: 0.5, max: 140 },
+    aspectRatio: { min: 1 / 3, max: 3 },
+    frameRate: { max: 60 },
+    items: { max: 1 },
+    source: 'https://docs.x.com/x-api/media/quickstart/best-practices',
+  },
+  // Pinterest: images BMP, JPEG, PNG, TIFF, GIF or WebP up to 20 MB; a carousel 2–5 of them; videos MP4, M4V or MOV of
+  // 4 s to 15 min up to 2 GB — https://help.pinterest.com/en/business/article/pinterest-product-specs (the API: https://developers.pinterest.com/docs/api/v5/pins-create)
+  'pinterest.image': {
+    platform: 'pinterest',
+    kind: 'image',
+    label: 'A Pinterest image pin',
+    contentTypes: PINTEREST_IMAGE_TYPES,
+    maxBytes: 20 * 1024 * 1024,
+    items: { max: 1 },
+    source: 'https://help.pinterest.com/en/business/article/pinterest-product-specs',
+  },
+  'pinterest.carousel_image': {
+    platform: 'pinterest',
+    kind: 'image',
+    label: 'A Pinterest carousel image',
+    contentTypes: PINTEREST_IMAGE_TYPES,
+    maxBytes: 20 * 1024 * 1024,
+    items: { min: 2, max: 5 },
+    source: 'https://help.pinterest.com/en/business/article/pinterest-product-specs',
+  },
+  'pinterest.video': {
+    platform: 'pinterest',
+    kind: 'video',
+    label: 'A Pinterest video pin',
+    contentTypes: [...MP4_MOV, 'video/x-m4v'],
+    maxBytes: 2 * 1024 * 1024 * 1024,
+    durationSec: { min: 4, max: 900 },
+    items: { max: 1 },
+    source: 'https://help.pinterest.com/en/business/article/pinterest-product-specs',
+  },
 };
 
 /** The post settings that pick a target (platformMeta). */
@@ -332,5 +417,12 @@ export function mediaTargetOf(
       return kind === 'video' ? 'bluesky.video' : 'bluesky.image';
     case 'mastodon':
       return kind === 'video' ? 'mastodon.video' : 'mastodon.image';
+    case 'linkedin':
+      return kind === 'video' ? 'linkedin.video' : 'linkedin.image';
+    case 'x':
+      return kind === 'video' ? 'x.video' : 'x.image';
+    case 'pinterest':
+      if (kind === 'video') return 'pinterest.video';
+      return items > 1 ? 'pinterest.carousel_image' : 'pinterest.image';
   }
 }

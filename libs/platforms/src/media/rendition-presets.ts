@@ -42,13 +42,16 @@ export interface ParsedPreset {
   target: MediaTarget;
   /** Longest duration kept, in seconds, when the preset trims. */
   trimToSec?: number;
+  /** A cover frame (`+cover<ms>`): one JPEG of the video at this offset, fitted to the target's frame, instead of the video. */
+  coverAtMs?: number;
 }
 
-/** The target and trim a preset names; undefined when it names no known target. */
+/** The target and trim (or cover frame) a preset names; undefined when it names no known target. */
 export function parseRenditionPreset(preset: string): ParsedPreset | undefined {
-  const m = /^([a-z]+\.[a-z_]+)(?:\+trim(\d+)?)?$/.exec(preset);
+  const m = /^([a-z]+\.[a-z_]+)(?:\+trim(\d+)?)?(?:\+cover(\d+))?$/.exec(preset);
   if (!m || !Object.hasOwn(MEDIA_RULES, m[1])) return undefined;
   const target = m[1] as MediaTarget;
+  if (m[3] !== undefined) return { target, coverAtMs: Number(m[3]) };
   const trimmed = preset.includes('+trim');
   if (!trimmed) return { target };
   return { target, trimToSec: m[2] !== undefined ? Number(m[2]) : MEDIA_RULES[target].durationSec?.max };

@@ -10,6 +10,9 @@ export const PLATFORM_NAMES: Record<Platform, string> = {
   youtube: 'YouTube',
   bluesky: 'Bluesky',
   mastodon: 'Mastodon',
+  linkedin: 'LinkedIn',
+  x: 'X',
+  pinterest: 'Pinterest',
 };
 
 /**

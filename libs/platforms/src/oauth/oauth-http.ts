@@ -14,6 +14,8 @@ export interface OAuthCall {
   form?: Record<string, string | undefined>;
   /** Sent as `Authorization: Bearer`. */
   bearer?: string;
+  /** Sent as `Authorization: Basic` (client credentials of a confidential client, RFC 6749 2.3.1). */
+  basicAuth?: { user: string; password: string };
   /** Sent as a JSON body. */
   json?: unknown;
   /** Decides whether a 2xx JSON body is a success (default: no `error` member). */
@@ -32,6 +34,8 @@ export async function callOAuth(
   for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
   const headers: Record<string, string> = { accept: 'application/json' };
   if (call.bearer) headers.authorization = `Bearer ${call.bearer}`;
+  if (call.basicAuth)
+    headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(call.basicAuth.user)}:${encodeURIComponent(call.basicAuth.password)}`).toString('base64')}`;
   let body: string | undefined;
   if (call.form) {
     const form = new URLSearchParams();

@@ -20,6 +20,14 @@ export const PUBLISHING_SCOPES: Record<Platform, readonly string[]> = {
   bluesky: [],
   // https://docs.joinmastodon.org/api/oauth-scopes/: statuses and media to post, the account to know who connected.
   mastodon: ['write:statuses', 'write:media'],
+  // https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#permissions: a member posts with
+  // w_member_social; an organization's posts also need w_organization_social (checked per profile in health).
+  linkedin: ['w_member_social'],
+  // https://docs.x.com/fundamentals/authentication/oauth-2-0/authorization-code: POST /2/tweets needs tweet.read, tweet.write
+  // and users.read; media uploads media.write.
+  x: ['tweet.read', 'tweet.write', 'users.read', 'media.write'],
+  // https://developers.pinterest.com/docs/api/v5/pins-create: pins:write to create, boards:read to list the boards a pin goes to.
+  pinterest: ['boards:read', 'pins:write'],
 };
 
 /** Scopes whose grant also covers a needed one (Google's broader YouTube scopes include uploading). */
@@ -45,8 +53,21 @@ export function missingFirstCommentScopes(platform: Platform, granted: readonly 
   return (FIRST_COMMENT_SCOPES[platform] ?? []).filter((s) => !granted.includes(s));
 }
 
-/** The publishing scopes `granted` lacks. */
-export function missingPublishingScopes(platform: Platform, granted: readonly string[]): string[] {
+/** The publishing scopes a profile needs: a LinkedIn organization (`urn:li:organization:…`) also needs w_organization_social. */
+export function publishingScopesOf(platform: Platform, platformUserId?: string): readonly string[] {
+  if (platform === 'linkedin' && platformUserId?.startsWith('urn:li:organization:'))
+    return [...PUBLISHING_SCOPES.linkedin, 'w_organization_social'];
+  return PUBLISHING_SCOPES[platform];
+}
+
+/** The publishing scopes `granted` lacks (for this profile, when its platform user id is given). */
+export function missingPublishingScopes(
+  platform: Platform,
+  granted: readonly string[],
+  platformUserId?: string,
+): string[] {
   const have = new Set(granted);
-  return PUBLISHING_SCOPES[platform].filter((s) => !have.has(s) && !(COVERED_BY[s] ?? []).some((c) => have.has(c)));
+  return publishingScopesOf(platform, platformUserId).filter(
+    (s) => !have.has(s) && !(COVERED_BY[s] ?? []).some((c) => have.has(c)),
+  );
 }

@@ -1,6 +1,7 @@
 import { Events, type Platform } from '@postbus/contracts';
 import { envelope, writeOutbox } from '@postbus/bus';
 import type { PlatformAccount } from '@postbus/platforms';
+import { profileChanged } from '../profiles/profile-changed';
 import { storeProfile } from '../profiles/store-profile';
 import type { ConnectionRequestRow } from './connection-request.repository';
 import type { ConnectPorts } from './connect.ports';
@@ -45,6 +46,7 @@ export async function finishConnection(
       if (!finished) throw new AlreadyFinished();
       await writeOutbox(m, [
         envelope(Events.connectionCreated, { profileId: profile.id, accountId: request.account_id, platform }),
+        profileChanged(profile),
       ]);
       return profile;
     })

@@ -1,5 +1,5 @@
-import { AppError, Rpc } from '@postbus/contracts';
-import type { RpcServer } from '@postbus/bus';
+import { AppError, Rpc, type Profile, type RpcInput } from '@postbus/contracts';
+import { writeOutbox, type RpcServer } from '@postbus/bus';
 import { createConnectionRequest } from '../connect/create-connection-request.use-case';
 import { getConnectionRequest } from '../connect/get-connection-request.use-case';
 import { getConnectionHealth, type HealthPorts } from '../health/get-connection-health.use-case';
@@ -7,14 +7,17 @@ import type { ConnectPorts } from '../connect/connect.ports';
 import { disconnectProfile } from '../profiles/disconnect-profile.use-case';
 import { listConnectedAccounts } from '../profiles/list-connected-accounts.use-case';
 import { toProfile } from '../profiles/profile.repository';
+import { profileChanged } from '../profiles/profile-changed';
 import { storeProfile } from '../profiles/store-profile';
 import { getTikTokPostingOptions, type TikTokOptionsPorts } from '../tiktok/get-tiktok-posting-options.use-case';
+import { listPinterestBoards, type PinterestBoardsPorts } from '../pinterest/list-pinterest-boards.use-case';
 import { credentialsOf, refreshProfileToken, type RefreshPorts } from '../tokens/refresh-credentials.use-case';
 import { rotateTokenKey } from '../vault/rotate-token-key.use-case';
 
 export type RpcPorts = ConnectPorts & {
   refresh: RefreshPorts;
   tiktok: Pick<TikTokOptionsPorts, 'readCreatorInfo'>;
+  pinterest: Pick<PinterestBoardsPorts, 'listBoards'>;
   health: HealthPorts;
 };
 
@@ -47,6 +50,18 @@ export function registerRpc(rpc: RpcServer, ports: RpcPorts): void {
       id,
     ),
   );
+  rpc.handle(Rpc.connectionsPinterestBoards, ({ id }, { principal }) =>
+    listPinterestBoards(
+      {
+        profiles,
+        vault,
+        listBoards: ports.pinterest.listBoards,
+        refresh: async (row) => (await refreshOnDemand(row.id, row.account_id))!,
+      },
+      principal,
+      id,
+    ),
+  );
   rpc.handle(Rpc.connectionsHealth, ({ id }, { principal }) => getConnectionHealth(ports.health, principal, id));
 
   rpc.handle(Rpc.connectionsGetCredentials, async ({ profileId, accountId }) => {
@@ -58,22 +73,7 @@ export function registerRpc(rpc: RpcServer, ports: RpcPorts): void {
     credentialsOf((await refreshOnDemand(profileId, accountId))!, vault),
   );
 
-  rpc.handle(Rpc.connectionsSeedProfile, async (p) => {
-    const row = await ports.db.transaction((m) =>
-      storeProfile(m, ports, {
-        accountId: p.accountId,
-        platform: p.platform,
-        platformUserId: p.platformUserId,
-        handle: p.handle,
-        profileUrl: p.profileUrl ?? `https://www.${p.platform}.com/@${p.handle}`,
-        profileImageUrl: null,
-        accessToken: p.accessToken,
-        refreshToken: null,
-        tokenExpiresAt: null,
-      }),
-    );
-    return toProfile(row);
-  });
+  rpc.handle(Rpc.connectionsSeedProfile, (p) => seedProfile(ports, p));
 
   rpc.handle(Rpc.connectionsRotateTokenKey, async ({ keyId }) => {
     if (keyId && keyId !== vault.currentKeyId) {
@@ -84,4 +84,25 @@ export function registerRpc(rpc: RpcServer, ports: RpcPorts): void {
     }
     return rotateTokenKey(ports);
   });
+}
+
+/** An operator's seeded profile (no connect flow), announced as a connected one is. */
+async function seedProfile(ports: RpcPorts, p: RpcInput<typeof Rpc.connectionsSeedProfile>): Promise<Profile> {
+  const row = await ports.db.transaction(async (m) => {
+    const stored = await storeProfile(m, ports, {
+      accountId: p.accountId,
+      platform: p.platform,
+      platformUserId: p.platformUserId,
+      handle: p.handle,
+      profileUrl: p.profileUrl ?? `https://www.${p.platform}.com/@${p.handle}`,
+      profileImageUrl: null,
+      accessToken: p.accessToken,
+      refreshToken: null,
+      tokenExpiresAt: null,
+    });
+    await writeOutbox(m, [profileChanged(stored)]);
+    return stored;
+  });
+  ports.announced();
+  return toProfile(row);
 }

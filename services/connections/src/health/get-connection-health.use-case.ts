@@ -8,10 +8,10 @@ import {
 import {
   FIRST_COMMENT_SCOPES,
   PLATFORM_NAMES,
-  PUBLISHING_SCOPES,
   isPlatformError,
   missingFirstCommentScopes,
   missingPublishingScopes,
+  publishingScopesOf,
   type TikTokCreatorInfo,
 } from '@postbus/platforms';
 import type { ProfileRepository, ProfileRow } from '../profiles/profile.repository';
@@ -80,8 +80,8 @@ export async function getConnectionHealth(
     },
     scopes: {
       granted,
-      needed: [...PUBLISHING_SCOPES[platform]],
-      missing: granted ? missingPublishingScopes(platform, granted) : null,
+      needed: [...publishingScopesOf(platform, row.platform_user_id)],
+      missing: granted ? missingPublishingScopes(platform, granted, row.platform_user_id) : null,
       ...(FIRST_COMMENT_SCOPES[platform] && {
         firstCommentMissing: granted ? missingFirstCommentScopes(platform, granted) : null,
       }),

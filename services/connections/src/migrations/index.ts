@@ -4,6 +4,7 @@ import { ConnectionRequests1732200000102 } from './1732200000102-connection-requ
 import { ProfileHealth1732200000103 } from './1732200000103-profile-health';
 import { RefreshUnanswered1732200000104 } from './1732200000104-refresh-unanswered';
 import { MastodonApps1732200000105 } from './1732200000105-mastodon-apps';
+import { ProfileRevision1732200000106 } from './1732200000106-profile-revision';
 
 export const migrations = [
   CreateOutbox1732200000000,
@@ -12,4 +13,5 @@ export const migrations = [
   ProfileHealth1732200000103,
   RefreshUnanswered1732200000104,
   MastodonApps1732200000105,
+  ProfileRevision1732200000106,
 ];

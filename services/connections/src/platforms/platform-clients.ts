@@ -5,10 +5,14 @@ import {
   facebookOAuth,
   getInstagramPublishingQuota,
   getThreadsPublishingQuota,
+  getXMe,
   instagramOAuth,
+  linkedInOAuth,
+  pinterestOAuth,
   threadsOAuth,
   tiktokOAuth,
   versionedBase,
+  xOAuth,
   youtubeOAuth,
   type BlueskySessionClient,
   type MastodonConnectClient,
@@ -86,10 +90,34 @@ export function createPlatformClients(config: ConnectionsConfig, fetchImpl?: typ
       website: config.PUBLIC_BASE_URL,
       timeoutMs: config.PLATFORM_HTTP_TIMEOUT_MS,
     }),
+    // One grant connects the member and each organization the member may post for, each as a profile.
+    linkedin: linkedInOAuth({
+      ...common,
+      clientId: config.LINKEDIN_CLIENT_ID,
+      clientSecret: config.LINKEDIN_CLIENT_SECRET,
+      authorizeUrl: config.LINKEDIN_AUTHORIZE_URL,
+      tokenUrl: config.LINKEDIN_TOKEN_URL,
+      apiUrl: config.LINKEDIN_API_URL,
+      version: config.LINKEDIN_API_VERSION,
+    }),
+    x: xOAuth({
+      ...common,
+      clientId: config.X_CLIENT_ID,
+      clientSecret: config.X_CLIENT_SECRET,
+      authorizeUrl: config.X_AUTHORIZE_URL,
+      apiUrl: config.X_API_URL,
+    }),
+    pinterest: pinterestOAuth({
+      ...common,
+      clientId: config.PINTEREST_CLIENT_ID,
+      clientSecret: config.PINTEREST_CLIENT_SECRET,
+      authorizeUrl: config.PINTEREST_AUTHORIZE_URL,
+      apiUrl: config.PINTEREST_API_URL,
+    }),
   };
 }
 
-/** Readers of the publishing quota on the platforms that report one (Instagram, Threads). */
+/** Readers of the publishing quota on the platforms that report one (Instagram, Threads), and X's check of the app's plan. */
 export function createQuotaReaders(config: ConnectionsConfig): Partial<Record<Platform, QuotaReader>> {
   const timeoutMs = config.PLATFORM_HTTP_TIMEOUT_MS;
   return {
@@ -102,5 +130,11 @@ export function createQuotaReaders(config: ConnectionsConfig): Partial<Record<Pl
       }),
     threads: ({ platformUserId, accessToken }) =>
       getThreadsPublishingQuota({ baseUrl: config.THREADS_API_URL, accessToken, userId: platformUserId, timeoutMs }),
+    // X reports no posts-left figure; one owned read (https://docs.x.com/x-api/users/get-my-user) tells whether the
+    // connecting app's pay-per-use plan (credits, usage cap, enrolment) still lets it call the API at all.
+    x: async ({ accessToken }) => {
+      await getXMe({ baseUrl: config.X_API_URL, accessToken, timeoutMs });
+      return null;
+    },
   };
 }

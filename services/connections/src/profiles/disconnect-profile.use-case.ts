@@ -2,6 +2,7 @@ import type { Database } from '@postbus/kit';
 import { AppError, Events, type ConnectedAccount, type Principal } from '@postbus/contracts';
 import { envelope, writeOutbox } from '@postbus/bus';
 import { findUsableProfile } from './find-usable-profile';
+import { profileChanged } from './profile-changed';
 import { toConnectedAccount, type ProfileRepository } from './profile.repository';
 
 /**
@@ -18,7 +19,10 @@ export async function disconnectProfile(
   const row = await ports.db.transaction(async (m) => {
     const done = await ports.profiles.disconnect(m, principal.accountId, id);
     if (done)
-      await writeOutbox(m, [envelope(Events.connectionRevoked, { profileId: done.id, accountId: done.account_id })]);
+      await writeOutbox(m, [
+        envelope(Events.connectionRevoked, { profileId: done.id, accountId: done.account_id }),
+        profileChanged(done),
+      ]);
     return done;
   });
   if (!row) throw new AppError('not_found', `No connected account ${id}.`);

@@ -28,6 +28,8 @@ export interface ProfileRow {
   connected_at: Date;
   updated_at: Date;
   disconnected_at: Date | null;
+  /** Grows with every change of status (bigint: pg answers a string). */
+  revision: string | number;
 }
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
@@ -45,6 +47,7 @@ export function toProfile(r: ProfileRow): Profile {
     tokenExpiresAt: iso(r.token_expires_at),
     connectedAt: new Date(r.connected_at).toISOString(),
     updatedAt: new Date(r.updated_at).toISOString(),
+    revision: Number(r.revision),
   };
 }
 
@@ -163,7 +166,8 @@ export class ProfileRepository {
          refresh_token_enc = COALESCE(EXCLUDED.refresh_token_enc, profiles.refresh_token_enc),
          refresh_expires_at = CASE WHEN EXCLUDED.refresh_token_enc IS NULL THEN profiles.refresh_expires_at ELSE EXCLUDED.refresh_expires_at END,
          token_expires_at = EXCLUDED.token_expires_at, token_refreshed_at = now(), granted_scopes = EXCLUDED.granted_scopes,
-         refresh_error = NULL, refresh_error_at = NULL, status = 'active', status_reason = NULL, disconnected_at = NULL, updated_at = now()
+         refresh_error = NULL, refresh_error_at = NULL, status = 'active', status_reason = NULL, disconnected_at = NULL, updated_at = now(),
+         revision = profiles.revision + 1
        RETURNING *, (xmax = 0) AS inserted`,
       [
         p.id ?? newId('prf'),
@@ -230,7 +234,7 @@ export class ProfileRepository {
 
   async markNeedsReconnect(m: Database, id: string, reason: string): Promise<ProfileRow> {
     const rows = await m.updateReturning<ProfileRow>(
-      `UPDATE profiles SET status = 'needs_reconnect', status_reason = $2, updated_at = now() WHERE id = $1 RETURNING *`,
+      `UPDATE profiles SET status = 'needs_reconnect', status_reason = $2, updated_at = now(), revision = revision + 1 WHERE id = $1 RETURNING *`,
       [id, reason],
     );
     return rows[0];
@@ -240,7 +244,7 @@ export class ProfileRepository {
   async disconnect(m: Database, accountId: string, id: string): Promise<ProfileRow | undefined> {
     const rows = await m.updateReturning<ProfileRow>(
       `UPDATE profiles SET status = 'disconnected', status_reason = 'Disconnected through the API.', access_token_enc = NULL, refresh_token_enc = NULL,
-         token_expires_at = NULL, refresh_expires_at = NULL, disconnected_at = now(), updated_at = now()
+         token_expires_at = NULL, refresh_expires_at = NULL, disconnected_at = now(), updated_at = now(), revision = revision + 1
        WHERE id = $1 AND account_id = $2 AND status <> 'disconnected' RETURNING *`,
       [id, accountId],
     );

@@ -2,7 +2,9 @@ import type { Database } from '@postbus/kit';
 import { AppError, isPlatform, type Credentials, type Platform } from '@postbus/contracts';
 import type { Logger } from '@postbus/kit';
 import { PLATFORM_NAMES, isOAuthError, isPlatformError, type RefreshedCredentials } from '@postbus/platforms';
+import { writeOutbox } from '@postbus/bus';
 import type { PlatformClients } from '../platforms/platform-clients';
+import { profileChanged } from '../profiles/profile-changed';
 import type { ProfileRepository, ProfileRow } from '../profiles/profile.repository';
 import { sealedAt, type TokenVault } from '../vault/token-vault';
 import { lostRotationReason, mayRetryRefresh, refreshMayHaveRotated } from './unanswered-refresh';
@@ -136,11 +138,7 @@ async function handleRefreshFailure(
       code: err.code,
       unansweredAt: row.refresh_unanswered_at,
     });
-    return ports.profiles.markNeedsReconnect(
-      m,
-      row.id,
-      lostRotationReason(platform, new Date(row.refresh_unanswered_at)),
-    );
+    return markNeedsReconnect(ports, m, row.id, lostRotationReason(platform, new Date(row.refresh_unanswered_at)));
   }
   if (isOAuthError(err) && err.tokenRefused) {
     ports.logger.info('token refused for good; profile needs reconnecting', {
@@ -148,7 +146,7 @@ async function handleRefreshFailure(
       platform,
       code: err.code,
     });
-    return ports.profiles.markNeedsReconnect(m, row.id, err.message);
+    return markNeedsReconnect(ports, m, row.id, err.message);
   }
   const reason = isPlatformError(err) ? err.message : (err as Error).message;
   if (!(isPlatformError(err) && err.transient))
@@ -163,6 +161,13 @@ async function handleRefreshFailure(
     'service_unavailable',
     `The ${PLATFORM_NAMES[platform]} token could not be refreshed right now: ${reason}`,
   );
+}
+
+/** Marks the profile needs_reconnect and announces it (connection.changed) in the same transaction. */
+async function markNeedsReconnect(ports: RefreshPorts, m: Database, id: string, reason: string): Promise<ProfileRow> {
+  const row = await ports.profiles.markNeedsReconnect(m, id, reason);
+  await writeOutbox(m, [profileChanged(row)]);
+  return row;
 }
 
 /** The publisher's view of a profile's credentials. */

@@ -1,42 +1,19 @@
+import { Rpc } from '@postbus/contracts';
+import { callSandbox, type SeededAccount } from '@postbus/testing';
+import { api, type ApiAnswer } from '../../../../tests/system/support/posts-api';
 import type { RunningSystem } from '../../../../tests/system/support/system';
 
 /** What the connections tests share: the REST API, the sandbox's controls, and the handoff walked over plain HTTP. */
 
-export interface ApiAnswer {
-  status: number;
-  body: any;
-}
+export { api, type ApiAnswer };
 
-export async function api(
-  system: RunningSystem,
-  path: string,
-  init: { method?: string; key?: string; body?: unknown } = {},
-): Promise<ApiAnswer> {
-  const headers: Record<string, string> = {};
-  if (init.key) headers.authorization = `Bearer ${init.key}`;
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${system.baseUrl}${path}`, {
-    method: init.method ?? 'GET',
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-export async function sandboxControl(
+export function sandboxControl(
   system: RunningSystem,
   method: string,
   path: string,
   body?: unknown,
 ): Promise<ApiAnswer> {
-  const res = await fetch(`${system.sandboxUrl}/__sandbox${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  return callSandbox<any>(system.sandboxUrl, method, path, body);
 }
 
 /** A user on the emulated platform (a Page on Facebook, a channel on YouTube). */
@@ -173,4 +150,20 @@ export async function connectProfile(
   if (state.body.status !== 'completed')
     throw new Error(`connection did not complete: ${JSON.stringify(state.body)} ${page.html}`);
   return { profileId: state.body.profileId, html: page.html };
+}
+
+/** A forced refresh of a profile's token, as publisher asks for it. */
+export function refreshCredentials(system: RunningSystem, account: SeededAccount, profileId: string) {
+  return system.bus.rpc.call(Rpc.connectionsRefreshCredentials, { profileId, accountId: account.accountId });
+}
+
+/** A profile's credentials, as publisher reads them. */
+export function credentialsOf(system: RunningSystem, account: SeededAccount, profileId: string) {
+  return system.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId: account.accountId });
+}
+
+/** A profile's entry in the account's connection list (GET /api/v1/connections). */
+export async function listedProfile(system: RunningSystem, account: SeededAccount, profileId: string) {
+  const res = await api(system, '/api/v1/connections', { key: account.apiKey });
+  return res.body.accounts.find((a: { id: string }) => a.id === profileId);
 }

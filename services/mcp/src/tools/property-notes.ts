@@ -18,7 +18,7 @@ export const PROPERTY_NOTES: Record<string, string> = {
   mediaUrls:
     'Public http(s) links of the media, at most 35 (each platform has its own cap). Example: ["https://cdn.example.com/a.jpg"].',
   externalId:
-    'Your own id for the post, at most 255 characters: the same externalId with the same payload answers the same postIds, with another payload external_id_conflict. Example: "cms-article-1234".',
+    'Your own id for the post (at most 255 characters): the same externalId and payload answer the same postIds; another payload, external_id_conflict.',
   category: 'A label of your choice to filter and group posts by, at most 100 characters. Example: "launch".',
   'platformMeta.instagram': 'Instagram settings. Example: { "shareToFeed": true }.',
   'platformMeta.facebook': 'Facebook settings. Example: { "reel": true }.',
@@ -43,12 +43,15 @@ export const PROPERTY_NOTES: Record<string, string> = {
     'Mastodon settings. Example: { "spoilerText": "Spoilers", "visibility": "unlisted", "language": "en" }.',
   'platformMeta.mastodon.poll.options': 'The poll\'s choices: 2 to 4, each 1 to 50 characters. Example: ["Yes", "No"].',
   'platformMeta.mastodon.poll.multiple': 'true: voters may pick several choices. Example: false.',
+  'platformMeta.linkedin': 'LinkedIn settings. Example: { "visibility": "PUBLIC" }.',
+  'platformMeta.pinterest': 'Pinterest pin. Example: { "boardId": "5497…" }.',
   'firstComment.default':
     'The comment on every platform without its own, 1 to 10,000 characters. Example: "Link in bio".',
   'firstComment.instagram': 'The comment on Instagram (at most 2,200 characters). Example: "#launch".',
   'firstComment.facebook':
     'The comment on Facebook (at most 8,000 characters). Example: "Details: https://example.com".',
   'firstComment.threads': 'The reply on Threads (at most 500 characters). Example: "More below 👇".',
+  'firstComment.bluesky': 'The reply on Bluesky (at most 300 graphemes).',
   'firstComment.youtube':
     'The top-level comment on YouTube (at most 10,000 characters). Example: "Chapters: 0:00 intro".',
   status:
@@ -65,11 +68,11 @@ export const PROPERTY_NOTES: Record<string, string> = {
     'The rules (at most 100). Example: [{ "trigger": { "match": "any", "keywords": ["price"] }, "action": { "type": "private_reply", "text": "Sent you a DM" } }].',
   'template.rules[].name': 'A name for the rule. Example: "Price question".',
   'template.rules[].trigger':
-    'Which comments the rule answers: keywords and how they match (any, all, exact). Example: { "match": "any", "keywords": ["price", "cost"] }.',
+    'Which comments the rule answers. Example: { "match": "any", "keywords": ["price", "cost"] }.',
   'template.rules[].trigger.keywords':
     'Words or phrases to look for, case-insensitive. Example: ["price", "how much"].',
   'template.rules[].action':
-    'The answer: reply (a public reply under the comment) or private_reply (a private message), with its text (at most 1000 characters). Example: { "type": "reply", "text": "Thanks!" }.',
+    'The answer: its type and text (at most 1000 characters). Example: { "type": "reply", "text": "Thanks!" }.',
   'template.rules[].caps':
     'At most this many replies under one post and per profile in a rolling hour (defaults 25 and 60). Example: { "perPost": 50, "perHour": 20 }.',
   platformMeta:
@@ -96,6 +99,9 @@ export const PROPERTY_EXAMPLES: Record<string, string> = {
   'platformMeta.mastodon.altTexts': '["A red bicycle"]',
   'platformMeta.mastodon.poll': '{ "options": ["Yes", "No"], "expiresIn": 86400 }',
   'platformMeta.mastodon.poll.expiresIn': '86400',
+  'platformMeta.linkedin.altTexts': '["A red bicycle"]',
+  'platformMeta.linkedin.title': '"Quarterly report"',
+  'platformMeta.pinterest.boardId': '"549755885175"',
   firstComment: '{ "default": "Link in bio", "threads": "More below" }',
   thread: '["Part two", "Part three"]',
   postId: '"pst_4fTq9ZbX2mN7cR1pLk0a"',

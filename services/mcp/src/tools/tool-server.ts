@@ -1,8 +1,8 @@
 import { Server, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
-import type { Principal } from '@postbus/contracts';
+import { Rpc, type Principal } from '@postbus/contracts';
 import type { RpcClient } from '@postbus/bus';
 import { callTool, type Invoke } from './call-tool';
-import { waitForFinal, type PostOutcomes } from './post-outcomes';
+import { waitForFinal, type PostWaiters } from '@postbus/service';
 import { readResource, RESOURCE_TEMPLATES } from './resources';
 import { iconsOf } from '../entry-points/http/icon';
 import { listEntry, type RegisteredTool } from './tool-registry';
@@ -18,7 +18,7 @@ export interface ToolServerDeps {
   tools: Map<string, RegisteredTool>;
   baseUrl: string;
   /** Where svc_get_post_status waits for a post's outcome event. */
-  outcomes: PostOutcomes;
+  outcomes: PostWaiters;
 }
 
 /** The listed tools, built once per registry: the list is the same for every caller and request. */
@@ -107,10 +107,17 @@ function waitingInvoke(
             const params = { progressToken, progress, total: waitSeconds, message: `Post is ${post.status}.` };
             void ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch(() => undefined);
           };
-    return waitForFinal(deps, principal, (rpcInput as { id: string }).id, waitSeconds * 1000, {
+    const postId = (rpcInput as { id: string }).id;
+    const read = () => deps.rpc.call(Rpc.postsGet, { id: postId }, principal);
+    const outcome = await waitForFinal(deps.outcomes, {
+      postId,
+      waitMs: waitSeconds * 1000,
+      read,
       report,
       heartbeatMs: HEARTBEAT_MS,
       signal: ctx.mcpReq.signal,
     });
+    // Undefined only when the client cancelled: what it is sent no longer matters.
+    return outcome?.post ?? read();
   };
 }

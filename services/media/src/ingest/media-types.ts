@@ -7,6 +7,7 @@ const ACCEPTED = {
   'image/png': 'image/png',
   'image/webp': 'image/webp',
   'image/gif': 'image/gif',
+  'image/heic': 'image/heic',
   'video/mp4': 'video/mp4',
   'video/x-m4v': 'video/mp4',
   'video/quicktime': 'video/quicktime',
@@ -16,7 +17,7 @@ const ACCEPTED = {
 /** A type the sniffer can report: only the accepted ones, so nothing else has a name to slip through. */
 export type DetectedType = keyof typeof ACCEPTED;
 
-export const ACCEPTED_DESCRIPTION = 'JPEG, PNG, WebP or GIF images and MP4, MOV or WebM videos';
+export const ACCEPTED_DESCRIPTION = 'JPEG, PNG, WebP, GIF or HEIC images and MP4, MOV or WebM videos';
 
 /** The content type to store for a detected MIME type, or undefined when it is not accepted. */
 export function acceptedContentType(detectedMime: string | undefined): string | undefined {

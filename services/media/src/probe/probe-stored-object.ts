@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { AppError, type MediaProbe } from '@postbus/contracts';
-import { ProbeFailure, probeFigures, runFfprobe } from '@postbus/kit';
+import { decodeHeif, ProbeFailure, probeFigures, runFfprobe } from '@postbus/kit';
 import type { MediaStore } from '../storage/media-store';
 
 export interface ProbeOptions {
   ffprobePath: string;
+  /** libheif's heif-convert: a HEIC photo is decoded to a PNG, which ffprobe reads. */
+  heifConvertPath: string;
   timeoutMs: number;
   /** ffprobe processes running at once in this process; the others wait their turn. */
   concurrency: number;
@@ -33,16 +35,20 @@ export function objectProber(store: MediaStore, opts: ProbeOptions): ProbeObject
       try {
         const file = join(dir, 'object');
         await pipeline(await store.open(key), createWriteStream(file, { flags: 'wx', mode: 0o600 }));
-        const output = await runFfprobe(opts.ffprobePath, file, {
-          timeoutMs: opts.timeoutMs,
-          maxOutputBytes: MAX_OUTPUT_BYTES,
-        }).catch((err) => {
-          throw err instanceof ProbeFailure ? unreadable(contentType, err, opts.timeoutMs) : err;
-        });
-        const figures = probeFigures(output, contentType);
+        const heic = contentType === 'image/heic';
+        const read = heic ? join(dir, 'decoded.png') : file;
+        const output = await (heic ? decodeHeif(opts.heifConvertPath, file, read, opts.timeoutMs) : Promise.resolve())
+          .then(() =>
+            runFfprobe(opts.ffprobePath, read, { timeoutMs: opts.timeoutMs, maxOutputBytes: MAX_OUTPUT_BYTES }),
+          )
+          .catch((err) => {
+            throw err instanceof ProbeFailure ? unreadable(contentType, err, opts.timeoutMs) : err;
+          });
+        const figures = probeFigures(output, heic ? 'image/png' : contentType);
         if (!figures)
           throw unreadable(contentType, new ProbeFailure('unreadable', 'no picture stream'), opts.timeoutMs);
-        return figures;
+        // The figures of the decoded primary image (rotation applied), named as the HEIC they came from.
+        return heic ? { ...figures, container: 'heif', image: { ...figures.image!, format: 'hevc' } } : figures;
       } finally {
         await rm(dir, { recursive: true, force: true });
       }

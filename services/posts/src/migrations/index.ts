@@ -9,6 +9,8 @@ import { DefaultSchedules1732200000007 } from './1732200000007-default-schedules
 import { Series1732200000008 } from './1732200000008-series';
 import { PostFollowUps1732200000009 } from './1732200000009-post-follow-ups';
 import { RenditionWait1732200000020 } from './1732200000020-rendition-wait';
+import { CoverFrames1732200000021 } from './1732200000021-cover-frames';
+import { ProfileFacts1732200000022 } from './1732200000022-profile-facts';
 
 export const migrations = [
   CreateOutbox1732200000000,
@@ -22,4 +24,6 @@ export const migrations = [
   Series1732200000008,
   PostFollowUps1732200000009,
   RenditionWait1732200000020,
+  CoverFrames1732200000021,
+  ProfileFacts1732200000022,
 ];

@@ -1,25 +1,29 @@
 import {
+  BLUESKY_TEXT_MAX,
+  BLUESKY_TEXT_MAX_BYTES,
   FIRST_COMMENT_MAX,
   THREAD_PARTS_MAX,
   THREAD_PART_MAX,
+  X_TEXT_MAX,
   firstCommentFor,
   type FirstCommentInput,
   type Platform,
 } from '@postbus/contracts';
-import { threadsTextLength } from '@postbus/platforms';
+import { graphemeLength, threadsTextLength, xTextLength } from '@postbus/platforms';
 import type { Problem } from './post-payload.rules';
 
-const FIRST_COMMENT_KEYS = ['default', 'instagram', 'facebook', 'threads', 'youtube'];
+const FIRST_COMMENT_KEYS = ['default', 'instagram', 'facebook', 'threads', 'youtube', 'bluesky'];
 
-/** How a platform counts a comment's length: Threads counts an emoji by its UTF-8 bytes, the others by characters. */
+/** How a platform counts a comment's length: Threads counts an emoji by its UTF-8 bytes, Bluesky by graphemes, the others by characters. */
 const lengthOn = (platform: Platform, text: string): number =>
-  platform === 'threads' ? threadsTextLength(text) : [...text].length;
+  platform === 'threads' ? threadsTextLength(text) : platform === 'bluesky' ? graphemeLength(text) : [...text].length;
 
 /**
  * The rules of `firstComment` and `thread`, with messages of their own (the schema's would not say
  * which platform refuses what): TikTok takes no comment through its API; each platform's comment
- * length; a chain only with Threads among the platforms, at most THREAD_PARTS_MAX parts of at most
- * THREAD_PART_MAX characters each.
+ * length; a chain only with Threads, X or Bluesky among the platforms, at most THREAD_PARTS_MAX parts of at
+ * most THREAD_PART_MAX characters each on Threads, X_TEXT_MAX weighted characters each on X and
+ * BLUESKY_TEXT_MAX graphemes each on Bluesky.
  */
 export function followUpProblems(b: Record<string, unknown>, platforms: Platform[]): Problem[] {
   return [...firstCommentProblems(b.firstComment, platforms), ...threadProblems(b.thread, platforms)];
@@ -92,26 +96,69 @@ function threadProblems(value: unknown, platforms: Platform[]): Problem[] {
       {
         code: 'validation_error',
         message:
-          'thread must be a non-empty array of non-empty strings: the replies to publish under the Threads post, in order.',
+          'thread must be a non-empty array of non-empty strings: the replies to publish under the Threads, X or Bluesky post, in order.',
         field,
       },
     ];
   }
   const problems: Problem[] = [];
-  if (!platforms.includes('threads'))
+  if (!platforms.includes('threads') && !platforms.includes('x') && !platforms.includes('bluesky'))
     problems.push({
       code: 'validation_error',
-      message: 'thread is a chain of Threads replies: it needs threads among the platforms.',
+      message:
+        'thread is a chain of replies on Threads, X or Bluesky: it needs threads, x or bluesky among the platforms.',
       field,
     });
   if (value.length > THREAD_PARTS_MAX)
     problems.push({
       code: 'validation_error',
       message: `A thread holds at most ${THREAD_PARTS_MAX} parts after the post (got ${value.length}).`,
-      platform: 'threads',
+      platform: platforms.includes('threads') ? 'threads' : platforms.includes('x') ? 'x' : 'bluesky',
       field,
     });
-  (value as string[]).forEach((part, i) => {
+  if (platforms.includes('x')) problems.push(...xPartProblems(value as string[]));
+  if (platforms.includes('bluesky')) problems.push(...blueskyPartProblems(value as string[]));
+  if (platforms.includes('threads') || (!platforms.includes('x') && !platforms.includes('bluesky')))
+    problems.push(...threadsPartProblems(value as string[]));
+  return problems;
+}
+
+/** Each reply of an X chain is one post: at most X_TEXT_MAX characters as X weighs them (https://docs.x.com/fundamentals/counting-characters). */
+function xPartProblems(parts: string[]): Problem[] {
+  return parts.flatMap((part, i) => {
+    const length = xTextLength(part);
+    return length > X_TEXT_MAX
+      ? [
+          {
+            code: 'validation_error' as const,
+            message: `Part ${i + 1} of the thread is ${length} characters as X counts them (a link 23, an emoji or CJK character 2); X takes at most ${X_TEXT_MAX}.`,
+            platform: 'x' as const,
+            field: `thread[${i}]`,
+          },
+        ]
+      : [];
+  });
+}
+
+/** Each reply of a Bluesky chain is one post: at most BLUESKY_TEXT_MAX graphemes and 3,000 UTF-8 bytes (https://github.com/bluesky-social/atproto/blob/main/lexicons/app/bsky/feed/post.json). */
+function blueskyPartProblems(parts: string[]): Problem[] {
+  return parts.flatMap((part, i) => {
+    const graphemes = graphemeLength(part);
+    if (graphemes <= BLUESKY_TEXT_MAX && Buffer.byteLength(part) <= BLUESKY_TEXT_MAX_BYTES) return [];
+    return [
+      {
+        code: 'validation_error' as const,
+        message: `Part ${i + 1} of the thread is ${graphemes} characters (graphemes) and ${Buffer.byteLength(part)} bytes; Bluesky takes at most ${BLUESKY_TEXT_MAX} and ${BLUESKY_TEXT_MAX_BYTES}.`,
+        platform: 'bluesky' as const,
+        field: `thread[${i}]`,
+      },
+    ];
+  });
+}
+
+function threadsPartProblems(parts: string[]): Problem[] {
+  const problems: Problem[] = [];
+  parts.forEach((part, i) => {
     const length = threadsTextLength(part);
     if (length > THREAD_PART_MAX)
       problems.push({

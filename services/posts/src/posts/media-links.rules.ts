@@ -10,6 +10,9 @@ const NAMES: Record<Platform, string> = {
   youtube: 'YouTube',
   bluesky: 'Bluesky',
   mastodon: 'Mastodon',
+  linkedin: 'LinkedIn',
+  x: 'X',
+  pinterest: 'Pinterest',
 };
 
 /** Settings that are links the publisher or a platform fetches, besides mediaUrls. */

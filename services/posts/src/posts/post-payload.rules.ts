@@ -3,10 +3,12 @@ import {
   BLUESKY_TEXT_MAX,
   BLUESKY_TEXT_MAX_BYTES,
   MASTODON_TEXT_MAX,
+  X_TEXT_MAX,
   CAPTION_MAX,
   compile,
   describeErrors,
   isPlatform,
+  PLATFORMS,
   PostPayloadSchema,
   TIKTOK_PRIVACY_LEVELS,
   TIKTOK_TITLE_MAX,
@@ -14,10 +16,12 @@ import {
   type Platform,
   type PostPayload,
 } from '@postbus/contracts';
-import { graphemeLength, mastodonTextLength } from '@postbus/platforms';
+import { graphemeLength, mastodonTextLength, xTextLength } from '@postbus/platforms';
 import { instantOfWallTime, isWallTime, zoneOf } from './local-time';
 import { mediaLinkProblems } from './media-links.rules';
 import { followUpProblems } from './follow-up.rules';
+import { pinterestRules } from './pinterest.rules';
+import { linkedinRules } from './linkedin.rules';
 
 export const THREADS_TEXT_MAX = 500;
 export const YOUTUBE_TITLE_MAX = 100;
@@ -60,6 +64,7 @@ interface PlatformInput {
   meta: PlatformMeta;
   hasMedia: boolean;
   mediaCount: number;
+  mediaUrls: string[];
 }
 
 /**
@@ -88,8 +93,7 @@ function platformListProblems(b: Body): Problem[] {
     return [
       {
         code: 'missing_platforms',
-        message:
-          'platforms is required: one or more of instagram, tiktok, youtube, threads, facebook, bluesky, mastodon.',
+        message: `platforms is required: one or more of ${PLATFORMS.join(', ')}.`,
         field: 'platforms',
       },
     ];
@@ -102,7 +106,7 @@ function platformListProblems(b: Body): Problem[] {
   return [
     {
       code: 'unsupported_platform',
-      message: `Unsupported platform ${unknown.map((p) => JSON.stringify(p)).join(', ')}; use instagram, tiktok, youtube, threads, facebook, bluesky or mastodon.`,
+      message: `Unsupported platform ${unknown.map((p) => JSON.stringify(p)).join(', ')}; use ${PLATFORMS.slice(0, -1).join(', ')} or ${PLATFORMS.at(-1)}.`,
       field: 'platforms',
     },
   ];
@@ -208,15 +212,16 @@ function perPlatformProblems(b: Body, platforms: Platform[]): Problem[] {
     hasMedia: withUrls || withId,
     // A mediaId names one stored item, placed before the mediaUrls.
     mediaCount: (withUrls ? (b.mediaUrls as unknown[]).length : 0) + (withId ? 1 : 0),
+    mediaUrls: withUrls ? (b.mediaUrls as unknown[]).filter((u): u is string => typeof u === 'string') : [],
   };
   return [...new Set(platforms)].flatMap((platform) => platformRules(platform, input));
 }
 
-type Refuse = (message: string, field?: string) => void;
+type Refuse = (message: string, field?: string, code?: ErrorCode) => void;
 
 function platformRules(platform: Platform, p: PlatformInput): Problem[] {
   const out: Problem[] = [];
-  const refuse: Refuse = (message, field) => out.push({ code: 'validation_error', message, platform, field });
+  const refuse: Refuse = (message, field, code = 'validation_error') => out.push({ code, message, platform, field });
   switch (platform) {
     case 'tiktok':
       tiktokRules(p, refuse);
@@ -238,6 +243,15 @@ function platformRules(platform: Platform, p: PlatformInput): Problem[] {
       break;
     case 'mastodon':
       mastodonRules(p, refuse);
+      break;
+    case 'linkedin':
+      linkedinRules(p, refuse);
+      break;
+    case 'x':
+      xRules(p, refuse);
+      break;
+    case 'pinterest':
+      pinterestRules(p, refuse);
       break;
   }
   return out;
@@ -280,6 +294,22 @@ function blueskyRules(p: PlatformInput, refuse: Refuse): void {
       'caption',
     );
   refuseExtraAltTexts('bluesky', p.meta.bluesky?.altTexts, p.mediaCount, refuse);
+  if (typeof p.meta.bluesky?.linkCard === 'string' && p.hasMedia)
+    refuse(
+      'A Bluesky post carries media or a link card, not both: remove platformMeta.bluesky.linkCard or the media.',
+      'platformMeta.bluesky.linkCard',
+    );
+}
+
+/** X weighs characters (a link 23, an emoji or CJK character 2): https://docs.x.com/fundamentals/counting-characters */
+function xRules(p: PlatformInput, refuse: Refuse): void {
+  const length = xTextLength(p.caption);
+  if (length > X_TEXT_MAX)
+    refuse(
+      `X posts are at most ${X_TEXT_MAX} characters as X counts them, a link counting 23 and an emoji or CJK character 2 (got ${length}).`,
+      'caption',
+    );
+  if (!p.caption.trim() && !p.hasMedia) refuse('X posts need text or media.', 'caption');
 }
 
 function mastodonRules(p: PlatformInput, refuse: Refuse): void {

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { databaseOf } from '@postbus/kit';
 import type { FollowUpOutcome, Post, PostStatus, PostWarning } from '@postbus/contracts';
+import { FOLLOW_UP_FAILED_WITH_POST } from '@postbus/contracts';
 
 export interface PostRow {
   id: string;
@@ -29,6 +30,10 @@ export interface PostRow {
   thread: FollowUpOutcome[];
   /** The rendition (normalize) not yet made that media_id names: the post is not dispatched before it is. */
   awaiting_media_id?: string | null;
+  /** The cover frame made for the video (normalize, no cover given); the publisher passes it as the platform's cover image. */
+  cover_media_id?: string | null;
+  /** That cover frame, while it is being made: the post is not dispatched before it is. */
+  awaiting_cover_id?: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -50,7 +55,7 @@ export type NewPost = Pick<
   | 'category'
   | 'scheduled_time'
 > &
-  Partial<Pick<PostRow, 'first_comment' | 'thread' | 'awaiting_media_id'>>;
+  Partial<Pick<PostRow, 'first_comment' | 'thread' | 'awaiting_media_id' | 'cover_media_id' | 'awaiting_cover_id'>>;
 
 const JSON_COLUMNS = new Set<keyof NewPost>(['media_urls', 'platform_meta', 'thread']);
 const COLUMNS: (keyof NewPost)[] = [
@@ -71,6 +76,8 @@ const COLUMNS: (keyof NewPost)[] = [
   'first_comment',
   'thread',
   'awaiting_media_id',
+  'cover_media_id',
+  'awaiting_cover_id',
 ];
 
 /** A row's value of a column as stored: no first comment is SQL NULL, no chain an empty list. */
@@ -131,6 +138,8 @@ export type PostChanges = Partial<
     | 'category'
     | 'scheduled_time'
     | 'awaiting_media_id'
+    | 'cover_media_id'
+    | 'awaiting_cover_id'
   >
 >;
 
@@ -324,7 +333,7 @@ export class PostRepository {
          first_comment = CASE WHEN jsonb_typeof(first_comment) = 'object' THEN first_comment || jsonb_build_object('status', 'failed', 'failedReason', $3::text) ELSE first_comment END,
          thread = (SELECT coalesce(jsonb_agg(part || jsonb_build_object('status', 'failed', 'failedReason', $3::text) ORDER BY i), '[]'::jsonb) FROM jsonb_array_elements(thread) WITH ORDINALITY AS t(part, i))
        WHERE id = $1 AND status = 'scheduled' AND dispatched_at IS NOT NULL RETURNING id`,
-      [id, reason, 'Not published: the post itself failed.'],
+      [id, reason, FOLLOW_UP_FAILED_WITH_POST],
     );
     return n > 0;
   }

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { AccountSummary, ConnectionHealth, MediaAsset, Principal, Profile } from '@postbus/contracts';
+import type { ProfileRef } from './named-profiles';
 import type { PostRepository } from './post.repository';
 import type { RequestRendition } from '../renditions/request-renditions';
 
@@ -8,7 +9,12 @@ export interface PostsPorts {
   ds: DataSource;
   posts: PostRepository;
   /** Profiles of the principal's account, asked of connections. */
-  listProfiles(principal: Principal, q: { platforms: string[]; ids?: string[] }): Promise<Profile[]>;
+  listProfiles(
+    principal: Principal,
+    q: { platforms: string[]; ids?: string[]; includeInactive?: boolean },
+  ): Promise<Profile[]>;
+  /** The account's profiles among `ids` (inactive ones too), from the facts posts keeps; absent: asked of connections. */
+  namedProfiles?(principal: Principal, ids: string[]): Promise<ProfileRef[]>;
   /** A profile's publishing health (scopes, TikTok audit mode), asked of connections. */
   connectionHealth(principal: Principal, profileId: string): Promise<ConnectionHealth>;
   /** A stored media asset of the principal's account, asked of media. */

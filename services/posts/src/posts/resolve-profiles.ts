@@ -1,4 +1,5 @@
-import { AppError, principalMayUseProfile, type Platform, type Principal, type Profile } from '@postbus/contracts';
+import { AppError, principalMayUseProfile, type Platform, type Principal } from '@postbus/contracts';
+import type { ProfileRef } from './named-profiles';
 import type { PostsPorts } from './posts.ports';
 
 /**
@@ -6,17 +7,19 @@ import type { PostsPorts } from './posts.ports';
  * platform, and usable by the key), or without names every matching active profile the key may use.
  */
 export async function resolveProfiles(
-  ports: Pick<PostsPorts, 'listProfiles'>,
+  ports: Pick<PostsPorts, 'listProfiles' | 'namedProfiles'>,
   principal: Principal,
   platforms: Platform[],
   profileIds: string[] | undefined,
-): Promise<Profile[]> {
+): Promise<ProfileRef[]> {
   if (profileIds?.length) {
     const outside = profileIds.filter((id) => !principalMayUseProfile(principal, id));
     if (outside.length)
       throw new AppError('profile_scope_denied', `This key may not use profile ${outside.join(', ')}.`);
     const ids = [...new Set(profileIds)];
-    const found = await ports.listProfiles(principal, { platforms: [], ids });
+    const found = ports.namedProfiles
+      ? await ports.namedProfiles(principal, ids)
+      : await ports.listProfiles(principal, { platforms: [], ids });
     const byId = new Map(found.map((p) => [p.id, p]));
     const bad = ids.filter((id) => {
       const p = byId.get(id);

@@ -16,6 +16,7 @@ import { assertTikTokPhotos } from './tiktok-photos.rules';
 import { assertMediaCompatible } from './media-compat.rules';
 import { renditionsNeeded } from '../renditions/normalize.rules';
 import { requestRenditions, type PlatformRendition } from '../renditions/request-renditions';
+import { coverFramesNeeded } from '../renditions/cover-frames.rules';
 import { quotasOf, storeWithinQuota } from './scheduling-quota';
 import { takeNextSlots, type SlotQueue } from '../schedules/queue-posts';
 
@@ -67,9 +68,14 @@ export async function storePosts(
   const renditions = needs.size
     ? await requestRenditions(ports.requestRendition!, principal, payload.mediaId!, needs)
     : new Map<Platform, PlatformRendition>();
+  // normalize: a video without a cover gets a cover frame where the platform takes a cover image.
+  const coverNeeds = coverFramesNeeded(platforms, media, payload);
+  const covers = coverNeeds.size
+    ? await requestRenditions(ports.requestRendition!, principal, payload.mediaId!, coverNeeds)
+    : new Map<Platform, PlatformRendition>();
   const mediaUrls = media.map((m) => m.url);
 
-  const rows = postRows(principal, req, profiles, mediaUrls, renditions);
+  const rows = postRows(principal, req, profiles, mediaUrls, { renditions, covers });
   const answer: StoredAnswer = {
     postIds: rows.map((r) => r.id),
     status: req.status,
@@ -83,13 +89,13 @@ export async function storePosts(
   return storeAnswered(ports, principal, req, { rows, answer, quota, keys, clientKeys, hash });
 }
 
-/** One row per profile, with the post's follow-ups and, where one is made, its platform's rendition. */
+/** One row per profile, with the post's follow-ups and, where one is made, its platform's rendition and cover frame. */
 function postRows(
   principal: Principal,
   req: StoreRequest,
   profiles: { id: string; platform: string }[],
   mediaUrls: string[],
-  renditions: Map<Platform, PlatformRendition>,
+  made: { renditions: Map<Platform, PlatformRendition>; covers: Map<Platform, PlatformRendition> },
 ): NewPost[] {
   const { payload } = req;
   const requestId = newId('crq');
@@ -109,8 +115,13 @@ function postRows(
     category: payload.category ?? null,
     scheduled_time: req.scheduledTime,
     first_comment: pendingOutcome(firstCommentFor(payload.firstComment, p.platform as Platform)) ?? null,
-    thread: p.platform === 'threads' ? (payload.thread ?? []).map((text) => pendingOutcome(text)!) : [],
-    ...renditionColumns(renditions.get(p.platform as Platform), mediaUrls),
+    // A reply chain is published on Threads, X and Bluesky; the other platforms' posts carry none.
+    thread:
+      p.platform === 'threads' || p.platform === 'x' || p.platform === 'bluesky'
+        ? (payload.thread ?? []).map((text) => pendingOutcome(text)!)
+        : [],
+    ...renditionColumns(made.renditions.get(p.platform as Platform), mediaUrls),
+    ...coverColumns(made.covers.get(p.platform as Platform)),
   }));
 }
 
@@ -159,6 +170,12 @@ function renditionColumns(rendition: PlatformRendition | undefined, mediaUrls: s
     media_urls: [rendition.url, ...mediaUrls.slice(1)],
     awaiting_media_id: rendition.pending ? rendition.mediaId : null,
   };
+}
+
+/** A post carrying a cover frame names it and, while it is being made, waits for it. */
+function coverColumns(cover: PlatformRendition | undefined): Partial<NewPost> {
+  if (!cover) return {};
+  return { cover_media_id: cover.mediaId, awaiting_cover_id: cover.pending ? cover.mediaId : null };
 }
 
 /** What is to be published after the post, not yet sent. */

@@ -40,6 +40,9 @@ export async function updatePost(
   if (patch.caption !== undefined) changes.caption = patch.caption;
   if (patch.title !== undefined) changes.title = patch.title;
   if (patch.platformMeta !== undefined) changes.platform_meta = patch.platformMeta;
+  // New media or settings drop the cover frame made for the old ones: the post goes out as now given.
+  if (patch.platformMeta !== undefined || patch.mediaId !== undefined || patch.mediaUrls !== undefined)
+    Object.assign(changes, { cover_media_id: null, awaiting_cover_id: null });
   if (patch.category !== undefined) changes.category = patch.category;
   if (patch.mediaId !== undefined || patch.mediaUrls !== undefined) {
     const media = await postMediaOf(ports, principal, patch);

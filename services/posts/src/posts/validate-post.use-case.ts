@@ -5,11 +5,11 @@ import {
   type Platform,
   type PolicyCheck,
   type Principal,
-  type Profile,
 } from '@postbus/contracts';
 import { findReplay } from './create-request.repository';
 import { payloadHash } from './create-requests';
 import { checkPostPayload, type Problem } from './post-payload.rules';
+import type { ProfileRef } from './named-profiles';
 import { profileHealthProblems } from './profile-health.rules';
 import type { PostsPorts } from './posts.ports';
 import { resolveReadyMedia } from './resolve-media';
@@ -33,7 +33,7 @@ export async function validatePost(ports: PostsPorts, principal: Principal, body
     const profileIds =
       Array.isArray(b.profileIds) && b.profileIds.every((p) => typeof p === 'string') ? b.profileIds : undefined;
 
-    let profiles: Profile[] | undefined;
+    let profiles: ProfileRef[] | undefined;
     if (platforms.length)
       profiles = await asProblem(problems, 'profileIds', () =>
         resolveProfiles(ports, principal, platforms, profileIds),

@@ -1,7 +1,13 @@
 import { AppError, Events, systemPrincipal, type MediaAsset, type Principal } from '@postbus/contracts';
 import { envelope, writeOutbox } from '@postbus/bus';
 import { databaseOf, type DatabaseSource, type Logger } from '@postbus/kit';
-import { failWaiting, releaseWaiting, waitingRenditions, type RenditionWait } from './rendition-wait.repository';
+import {
+  failWaiting,
+  releaseCoverWait,
+  releaseWaiting,
+  waitingRenditions,
+  type RenditionWait,
+} from './rendition-wait.repository';
 
 export interface SettlePorts {
   ds: DatabaseSource;
@@ -41,6 +47,7 @@ async function settleOne(ports: SettlePorts, wait: RenditionWait): Promise<void>
       if (err instanceof AppError && (err.code === 'not_found' || err.code === 'media_not_found')) return undefined;
       throw err;
     });
+  if (wait.cover) return settleCover(ports, wait, asset);
   if (asset?.status === 'ready') {
     await releaseWaiting(databaseOf(ports.ds), wait.mediaId, asset.url);
     return;
@@ -49,6 +56,25 @@ async function settleOne(ports: SettlePorts, wait: RenditionWait): Promise<void>
   const dueBy = new Date(ports.clock().getTime() - ports.ceilingMs);
   if (wait.earliestDue <= dueBy)
     await failPosts(ports, wait.mediaId, tooSlowReason(wait, asset, ports.ceilingMs), dueBy);
+}
+
+/**
+ * A cover frame is a nicety, not the post: made, the posts carry it; failed, deleted or still
+ * being made past the ceiling, they go out without it (the platform picks its own cover).
+ */
+async function settleCover(ports: SettlePorts, wait: RenditionWait, asset: MediaAsset | undefined): Promise<void> {
+  const db = databaseOf(ports.ds);
+  if (asset?.status === 'ready') return void (await releaseCoverWait(db, wait.mediaId, true));
+  const processing = asset?.status === 'processing';
+  const dueBy = processing ? new Date(ports.clock().getTime() - ports.ceilingMs) : undefined;
+  if (dueBy && wait.earliestDue > dueBy) return;
+  const released = await releaseCoverWait(db, wait.mediaId, false, dueBy);
+  if (released)
+    ports.logger.warn('posts go out without their cover frame', {
+      mediaId: wait.mediaId,
+      count: released,
+      reason: processing ? 'still processing' : (asset?.failedReason ?? asset?.status ?? 'deleted'),
+    });
 }
 
 async function failPosts(ports: SettlePorts, mediaId: string, reason: string, dueBy?: Date): Promise<void> {

@@ -50,6 +50,7 @@ function postDue(r: PostRow) {
     title: r.title,
     mediaUrls: r.media_urls,
     mediaId: r.media_id,
+    ...(r.cover_media_id && { coverMediaId: r.cover_media_id }),
     platformMeta: r.platform_meta,
     scheduledTime: new Date(r.scheduled_time!).toISOString(),
     dispatchedAt: new Date(r.dispatched_at!).toISOString(),

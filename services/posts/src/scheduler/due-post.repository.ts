@@ -11,8 +11,8 @@ export function claimDue(m: SqlRunner, limit: number): Promise<PostRow[]> {
     `WITH due AS (
        SELECT id FROM posts
        WHERE status = 'scheduled' AND dispatched_at IS NULL AND scheduled_time <= now()
-         -- a post waits for its rendition (normalize); the rendition watcher clears this or fails the post
-         AND awaiting_media_id IS NULL
+         -- a post waits for its rendition and cover frame (normalize); the rendition watcher clears these or fails the post
+         AND awaiting_media_id IS NULL AND awaiting_cover_id IS NULL
        ORDER BY scheduled_time
        LIMIT $1
        FOR UPDATE SKIP LOCKED
@@ -52,7 +52,7 @@ export function markStalledRedispatched(m: SqlRunner, afterMs: number, limit: nu
 export async function earliestUndispatched(db: SqlRunner): Promise<Date | null> {
   // A post waiting for its rendition is not due to the scheduler: it would wake it at once, again and again.
   const [{ at }] = await db.query<{ at: Date | null }>(
-    `SELECT min(scheduled_time) AS at FROM posts WHERE status = 'scheduled' AND dispatched_at IS NULL AND awaiting_media_id IS NULL`,
+    `SELECT min(scheduled_time) AS at FROM posts WHERE status = 'scheduled' AND dispatched_at IS NULL AND awaiting_media_id IS NULL AND awaiting_cover_id IS NULL`,
   );
   return at ? new Date(at) : null;
 }

@@ -5,6 +5,7 @@ import {
   getThreadsEngagement,
   getTikTokEngagement,
   getYouTubeEngagement,
+  getPinterestEngagement,
   type PlatformEngagement,
 } from '@postbus/platforms';
 
@@ -17,17 +18,21 @@ export interface InsightsEndpoints {
   facebookApiUrl: string;
   tiktokApiUrl: string;
   youtubeApiUrl: string;
+  pinterestApiUrl: string;
   timeoutMs: number;
 }
 
 /**
  * One reader per platform, over the platform clients of libs/platforms. Bluesky has none yet: its
  * counts come from the AppView (app.bsky.feed.getPosts), not from the account's PDS. Mastodon has
- * none yet either: a status's counts are read on the account's own instance (GET /api/v1/statuses/:id).
+ * none yet either: a status's counts are read on the account's own instance (GET /api/v1/statuses/:id). X has none: every
+ * read of a post's public_metrics is billed to the connecting app's pay-per-use credits.
+ * LinkedIn has none: its post statistics (organizationalEntityShareStatistics, memberCreatorPostAnalytics) need
+ * scopes granted only to Community Management partners.
  */
 export function createEngagementReaders(
   e: InsightsEndpoints,
-): Record<Exclude<Platform, 'bluesky' | 'mastodon'>, EngagementReader> {
+): Record<Exclude<Platform, 'bluesky' | 'mastodon' | 'linkedin' | 'x'>, EngagementReader> {
   const timeoutMs = e.timeoutMs;
   return {
     threads: (c, id) => getThreadsEngagement({ baseUrl: e.threadsApiUrl, accessToken: c.accessToken, timeoutMs }, id),
@@ -37,5 +42,8 @@ export function createEngagementReaders(
       getFacebookEngagement({ baseUrl: e.facebookApiUrl, accessToken: c.accessToken, timeoutMs }, id),
     tiktok: (c, id) => getTikTokEngagement({ baseUrl: e.tiktokApiUrl, accessToken: c.accessToken, timeoutMs }, id),
     youtube: (c, id) => getYouTubeEngagement({ apiUrl: e.youtubeApiUrl, accessToken: c.accessToken, timeoutMs }, id),
+    // https://developers.pinterest.com/docs/api/v5/pins-analytics
+    pinterest: (c, id) =>
+      getPinterestEngagement({ baseUrl: e.pinterestApiUrl, accessToken: c.accessToken, timeoutMs }, id),
   };
 }

@@ -22,6 +22,7 @@ export function startInsights(
     facebookApiUrl: config.FACEBOOK_API_URL,
     tiktokApiUrl: config.TIKTOK_API_URL,
     youtubeApiUrl: insights.YOUTUBE_API_URL,
+    pinterestApiUrl: config.PINTEREST_API_URL,
     timeoutMs: config.PLATFORM_REQUEST_TIMEOUT_MS,
   });
   const logger = svc.logger.child({ module: 'insights' });

@@ -30,4 +30,14 @@ export class FreshMediaUrls {
       return { kind: 'unavailable', message: (err as Error).message };
     }
   }
+
+  /** The cover frame's fresh URL; a cover that cannot be had leaves the choice to the platform, it does not fail the post. */
+  async coverUrl(job: PostDue): Promise<string | undefined> {
+    if (!job.coverMediaId) return undefined;
+    const principal = systemPrincipal({ service: 'publisher', accountId: job.accountId, scopes: ['media:write'] });
+    const asset = await this.rpc
+      .call(Rpc.mediaResolve, { mediaId: job.coverMediaId }, principal)
+      .catch(() => undefined);
+    return asset?.url;
+  }
 }

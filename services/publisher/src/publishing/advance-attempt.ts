@@ -136,7 +136,7 @@ async function readCredentials(run: Run): Promise<Credentials | undefined> {
   return undefined;
 }
 
-type PublishMedia = Pick<PublishContext, 'mediaUrls' | 'storedMedia'>;
+type PublishMedia = Pick<PublishContext, 'mediaUrls' | 'storedMedia' | 'coverUrl'>;
 
 /**
  * The links to publish from: the post's own, the first one a fresh serve URL of its stored media
@@ -158,9 +158,10 @@ async function mediaFor(run: Run): Promise<PublishMedia | undefined> {
     );
     return undefined;
   }
+  const coverUrl = job.coverMediaId ? await run.ports.media?.coverUrl?.(job) : undefined;
   if (media?.kind === 'url' && job.mediaUrls.length)
-    return { mediaUrls: [media.url, ...job.mediaUrls.slice(1)], storedMedia: media.facts };
-  return { mediaUrls: job.mediaUrls, storedMedia: null };
+    return { mediaUrls: [media.url, ...job.mediaUrls.slice(1)], storedMedia: media.facts, coverUrl };
+  return { mediaUrls: job.mediaUrls, storedMedia: null, coverUrl };
 }
 
 /** What the adapter works with; its progress is the run's, and a save that finds the attempt taken over stops the run. */

@@ -8,6 +8,11 @@ import { tiktokAdapter } from './adapters/tiktok.adapter';
 import { youtubeAdapter } from './adapters/youtube.adapter';
 import { blueskyAdapter } from './adapters/bluesky.adapter';
 import { mastodonAdapter } from './adapters/mastodon.adapter';
+import { blueskyFollowUps } from './follow-ups/bluesky-follow-ups';
+import { linkedinAdapter } from './adapters/linkedin.adapter';
+import { pinterestAdapter } from './adapters/pinterest.adapter';
+import { xAdapter } from './adapters/x.adapter';
+import { xFollowUps } from './follow-ups/x-follow-ups';
 import {
   facebookFollowUps,
   instagramFollowUps,
@@ -28,7 +33,10 @@ export function createAdapters(cfg: AdapterConfig, logger: Logger): Record<strin
     youtube: Object.assign(youtubeAdapter(cfg, logger.child({ platform: 'youtube' })), {
       followUps: youtubeFollowUps(cfg),
     }),
-    bluesky: blueskyAdapter(cfg),
+    bluesky: Object.assign(blueskyAdapter(cfg), { followUps: blueskyFollowUps(cfg) }),
     mastodon: mastodonAdapter(cfg),
+    linkedin: linkedinAdapter(cfg),
+    x: Object.assign(xAdapter(cfg), { followUps: xFollowUps(cfg) }),
+    pinterest: pinterestAdapter(cfg),
   };
 }

@@ -34,7 +34,11 @@ export interface PublishPorts {
   attempts: AttemptRepository;
   credentials: { get(job: PostDue): Promise<Credentials>; refresh(job: PostDue): Promise<Credentials> };
   /** A fresh serve URL for the post's stored media (absent: the stored URLs are used as they are). */
-  media?: { lookup(job: PostDue): Promise<MediaLookup | undefined> };
+  media?: {
+    lookup(job: PostDue): Promise<MediaLookup | undefined>;
+    /** A fresh serve URL of the post's cover frame; undefined when it has none or it cannot be had (the post goes out without it). */
+    coverUrl?(job: PostDue): Promise<string | undefined>;
+  };
   adapters: Partial<Record<string, PlatformAdapter>>;
   rateLimiter: RateLimiter;
   /** Platform throttles every publisher process knows of. */

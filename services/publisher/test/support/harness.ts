@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { connect } from 'amqplib';
-import { openBus, type Bus } from '@postbus/bus';
+import type { Bus } from '@postbus/bus';
 import { Events, Rpc, type PostDue } from '@postbus/contracts';
-import { createLogger } from '@postbus/kit';
 import { start as startConnections } from '@postbus/connections';
 import { startSandbox, type RunningSandbox, type StartSandboxOptions } from '@postbus/sandbox';
-import { createTestEnv, waitFor, type TestEnv } from '@postbus/testing';
+import { callSandbox, createTestEnv, openTestBus, waitFor, type TestEnv } from '@postbus/testing';
 import { start as startPublisher } from '../../src/main';
 
 export interface Outcome {
@@ -97,13 +96,7 @@ export async function startPublisherHarness(
   const connections = (await startConnections({ ...base, CONNECTIONS_HTTP_PORT: '0' })) as Service;
   const publisherEnv = { ...base, ...FAST_PUBLISHER_ENV, ...opts.env };
   let publisher: Service | undefined = opts.publisher === false ? undefined : await startPublisher(publisherEnv);
-  const bus = await openBus({
-    url: env.amqpUrl,
-    namespace: env.namespace,
-    logger: createLogger('test', 'silent'),
-    rpcTimeoutMs: 5000,
-    ephemeral: true,
-  });
+  const bus = await openTestBus(env);
   const outcomes: Outcome[] = [];
   const collector = bus.consume({
     queue: `test.outcomes.${randomBytes(3).toString('hex')}`,
@@ -238,17 +231,6 @@ export async function publishedOn(sandbox: RunningSandbox, platform: string): Pr
   return (await res.json()) as any[];
 }
 
-export async function sandboxControl(
-  sandbox: RunningSandbox,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${sandbox.url}/__sandbox${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+export function sandboxControl(sandbox: RunningSandbox, method: string, path: string, body?: unknown) {
+  return callSandbox<any>(sandbox.url, method, path, body);
 }

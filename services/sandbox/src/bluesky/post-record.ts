@@ -58,7 +58,22 @@ export interface BlobUse {
   path: string;
 }
 
-function blob(v: unknown, path: string, uses: BlobUse[]): void {
+/** A blob field's lexicon constraints: `accept` (a type or `type/*`) and `maxSize` in bytes. */
+interface BlobRule {
+  accept: string;
+  maxSize: number;
+}
+const IMAGE: BlobRule = { accept: 'image/*', maxSize: 1_000_000 };
+const VIDEO: BlobRule = { accept: 'video/mp4', maxSize: 100_000_000 };
+
+/** `Record/embed/images/0/image` as the PDS names it now: `$.record.embed.images[0].image`. */
+const lexPath = (path: string) =>
+  `$.${path
+    .replace(/^Record/, 'record')
+    .replace(/\/(\d+)/g, '[$1]')
+    .replace(/\//g, '.')}`;
+
+function blob(v: unknown, path: string, uses: BlobUse[], rule: BlobRule): void {
   const b = obj(v, path);
   const ref = isObj(b.ref) ? b.ref : undefined;
   if (
@@ -68,6 +83,11 @@ function blob(v: unknown, path: string, uses: BlobUse[]): void {
     typeof b.size !== 'number'
   )
     fail(`${path} should be a blob ref`);
+  if (b.size > rule.maxSize) fail(`blob too big (maximum ${rule.maxSize}, got ${b.size}) at ${lexPath(path)}`);
+  const accepted = rule.accept.endsWith('/*')
+    ? b.mimeType.startsWith(rule.accept.slice(0, -1))
+    : b.mimeType === rule.accept;
+  if (!accepted) fail(`Expected "${rule.accept}" (got "${b.mimeType}") at ${lexPath(path)}.mimeType`);
   uses.push({ cid: ref.$link, mimeType: b.mimeType, size: b.size, path });
 }
 
@@ -93,14 +113,14 @@ function embed(v: unknown, uses: BlobUse[]): string {
       images.forEach((item, i) => {
         const p = `${path}/images/${i}`;
         const image = obj(item, p);
-        blob(required(image, 'image', p), `${p}/image`, uses);
+        blob(required(image, 'image', p), `${p}/image`, uses, IMAGE);
         str(required(image, 'alt', p), `${p}/alt`);
         aspectRatio(image.aspectRatio, `${p}/aspectRatio`);
       });
       return 'images';
     }
     case 'app.bsky.embed.video': {
-      blob(required(e, 'video', path), `${path}/video`, uses);
+      blob(required(e, 'video', path), `${path}/video`, uses, VIDEO);
       if (e.alt !== undefined) str(e.alt, `${path}/alt`, { bytes: 10_000, graphemes: 1000 });
       aspectRatio(e.aspectRatio, `${path}/aspectRatio`);
       return 'video';
@@ -111,7 +131,7 @@ function embed(v: unknown, uses: BlobUse[]): string {
       str(required(ext, 'uri', p), `${p}/uri`);
       str(required(ext, 'title', p), `${p}/title`);
       str(required(ext, 'description', p), `${p}/description`);
-      if (ext.thumb !== undefined) blob(ext.thumb, `${p}/thumb`, uses);
+      if (ext.thumb !== undefined) blob(ext.thumb, `${p}/thumb`, uses, IMAGE);
       return 'external';
     }
     case 'app.bsky.embed.record':

@@ -129,6 +129,7 @@ export function facebookRuploadRouter(state: SandboxState, logger: Logger): Rout
         req.params.videoId,
         { offset: req.get('offset'), fileSize: req.get('file_size'), fileUrl: req.get('file_url') },
         req,
+        logger,
       );
       recordBodyBytes(res, read);
       sendGraph(state, res, 200, { success: true });

@@ -40,6 +40,12 @@ export interface FacebookVideo {
   uploadCompletedAt: number | null;
   /** The media "fails to process" (its URL contains `fail-processing`). */
   processingError: boolean;
+  /** Why processing failed, when the uploaded bytes break the reels requirements. */
+  processingMessage?: string;
+  /** The uploaded bytes start like a video file and are kept to be read once complete. */
+  spooled?: boolean;
+  /** The uploaded bytes are being read: processing stays in_progress until they are judged. */
+  inspecting?: boolean;
   publishRequestedAt: number | null;
   permalink: string;
 }

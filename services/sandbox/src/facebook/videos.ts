@@ -1,4 +1,6 @@
+import type { Logger } from '@postbus/kit';
 import { GraphError, invalidParameter, objectNotFound } from '../meta/graph-error';
+import { inspectReelLater, spoolReelBytes } from './reel-inspection';
 import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
 import type { FacebookVideo } from './store';
@@ -67,7 +69,8 @@ export function finishReel(state: SandboxState, page: SandboxUser, params: Recor
     );
   }
   video.publishRequestedAt = now;
-  if (!video.processingError) recordVideo(state, page, video);
+  // A reel whose bytes are still being read goes live once they pass (reel-inspection.ts).
+  if (!video.processingError && !video.inspecting) recordVideo(state, page, video);
 }
 
 /** rupload: `offset` + `file_size` headers with the bytes, or a `file_url` header. */
@@ -77,6 +80,7 @@ export async function receiveReelBytes(
   videoId: string,
   headers: { offset?: string; fileSize?: string; fileUrl?: string },
   body: AsyncIterable<Buffer>,
+  logger: Logger,
 ): Promise<number> {
   const video = state.facebook.videos.get(videoId);
   if (!video || video.pageId !== page.userId) throw objectNotFound('post', videoId);
@@ -94,11 +98,15 @@ export async function receiveReelBytes(
   if (offset !== video.bytesReceived)
     throw invalidParameter(`The upload must continue at offset ${video.bytesReceived}, not ${offset}.`);
   let read = 0;
-  for await (const piece of body) read += piece.length;
+  if (state.mediaInspection) read = await spoolReelBytes(video, body);
+  else for await (const piece of body) read += piece.length;
   if (offset + read > size) throw invalidParameter('More bytes arrived than file_size announced.');
   video.fileSize = size;
   video.bytesReceived = offset + read;
-  if (video.bytesReceived === size) video.uploadCompletedAt = state.now();
+  if (video.bytesReceived === size) {
+    video.uploadCompletedAt = state.now();
+    inspectReelLater(state, video, logger, () => recordVideo(state, page, video));
+  }
   return read;
 }
 
@@ -109,11 +117,13 @@ export function videoStatus(state: SandboxState, video: FacebookVideo): Record<s
   const processed = uploaded && now - video.uploadCompletedAt! >= state.settingsFor('facebook').processingDelayMs;
   const processing = !uploaded
     ? 'not_started'
-    : video.processingError && processed
-      ? 'error'
-      : processed
-        ? 'complete'
-        : 'in_progress';
+    : video.inspecting
+      ? 'in_progress'
+      : video.processingError && processed
+        ? 'error'
+        : processed
+          ? 'complete'
+          : 'in_progress';
   const publishing =
     video.publishRequestedAt === null
       ? 'not_started'
@@ -137,7 +147,9 @@ export function videoStatus(state: SandboxState, video: FacebookVideo): Record<s
     },
     processing_phase: {
       status: processing,
-      ...(processing === 'error' && { error: { message: 'The video could not be processed.' } }),
+      ...(processing === 'error' && {
+        error: { message: video.processingMessage ?? 'The video could not be processed.' },
+      }),
     },
     publishing_phase: {
       status: publishing,

@@ -9,6 +9,7 @@ import { ProbeFailure, probeFigures, runFfprobe, type Logger } from '@postbus/ki
 import { checkMediaRules, openMediaLink } from '@postbus/platforms';
 import type { MediaInspection, SandboxState } from '../state';
 import type { InstagramContainer } from './store';
+import { coverProcessingError } from './cover-inspection';
 
 /** Larger than any reel Instagram takes (300 MB) is not read further: it is refused by size. */
 const MAX_BYTES = 301 * 1024 * 1024;
@@ -20,16 +21,21 @@ const VIDEO_FORMAT_ERROR = '352/2207026';
  * Instagram processes a reel's video after the container is created and ends in ERROR when it
  * breaks the reels specification. The sandbox does the same for the media Postbus stores (links
  * under `/files/`), judged by the same table as Postbus's own preflight (@postbus/platforms
- * MEDIA_RULES): the container stays IN_PROGRESS while the video is read. Other links are not read.
+ * MEDIA_RULES), and its cover_url by the Reels cover photo specifications: the container stays
+ * IN_PROGRESS while they are read. Other links are not read.
  */
 export function inspectReelLater(state: SandboxState, container: InstagramContainer, logger: Logger): void {
   const inspection = state.mediaInspection;
   if (!inspection || container.mediaType !== 'REELS' || !container.mediaUrl || !isStoredFileLink(container.mediaUrl))
     return;
   container.inspecting = true;
-  reelProcessingError(container.mediaUrl, inspection)
-    .then((error) => {
-      if (error) container.processingError ??= error;
+  const cover = container.coverUrl;
+  Promise.all([
+    reelProcessingError(container.mediaUrl, inspection),
+    cover && isStoredFileLink(cover) ? coverProcessingError(cover, inspection) : null,
+  ])
+    .then(([error, coverError]) => {
+      if (error ?? coverError) container.processingError ??= error ?? coverError;
     })
     .catch((err: Error) => logger.warn('reel video not inspected', { containerId: container.id, err: err.message }))
     .finally(() => {

@@ -9,6 +9,9 @@ export const PLATFORM_TITLES: Record<Platform, string> = {
   youtube: 'YouTube',
   bluesky: 'Bluesky',
   mastodon: 'Mastodon',
+  linkedin: 'LinkedIn',
+  x: 'X',
+  pinterest: 'Pinterest',
 };
 
 export function escapeHtml(value: string): string {

@@ -65,6 +65,10 @@ const APPROVED_SCOPES: Record<Platform, string[]> = {
   bluesky: [],
   // Mastodon's OAuth is served per instance by src/mastodon, not by this emulator.
   mastodon: [],
+  // Share on LinkedIn, Sign In with LinkedIn (OpenID Connect) and the Community Management organization scopes.
+  linkedin: ['openid', 'profile', 'email', 'w_member_social', 'w_organization_social', 'r_organization_admin'],
+  x: ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'],
+  pinterest: ['boards:read', 'boards:write', 'pins:read', 'pins:write', 'user_accounts:read'],
 };
 
 const DAY_SEC = 86_400;
@@ -120,5 +124,38 @@ export const DEFAULT_OAUTH_SETTINGS: Record<Platform, OAuthPlatformSettings> = {
     issueRefreshToken: false,
     refreshMinAgeSec: 0,
     approvedScopes: APPROVED_SCOPES.mastodon,
+  },
+  // Access tokens last 60 days, refresh tokens (approved partners only) 365 days and are not rotated:
+  // https://learn.microsoft.com/en-us/linkedin/shared/authentication/programmatic-refresh-tokens
+  linkedin: {
+    shortTokenTtlSec: 0,
+    accessTokenTtlSec: 60 * DAY_SEC,
+    refreshTokenTtlSec: 365 * DAY_SEC,
+    rotateRefreshTokens: false,
+    issueRefreshToken: true,
+    refreshMinAgeSec: 0,
+    approvedScopes: APPROVED_SCOPES.linkedin,
+  },
+  // Access tokens last 2 hours; with offline.access a refresh token is issued, replaced on every refresh:
+  // https://docs.x.com/fundamentals/authentication/oauth-2-0/authorization-code
+  x: {
+    shortTokenTtlSec: 0,
+    accessTokenTtlSec: 7200,
+    refreshTokenTtlSec: null,
+    rotateRefreshTokens: true,
+    issueRefreshToken: true,
+    refreshMinAgeSec: 0,
+    approvedScopes: APPROVED_SCOPES.x,
+  },
+  // Access tokens last 30 days; with continuous refresh every refresh answers a new refresh token of 60 days:
+  // https://developers.pinterest.com/docs/getting-started/set-up-authentication-and-authorization/
+  pinterest: {
+    shortTokenTtlSec: 0,
+    accessTokenTtlSec: 30 * DAY_SEC,
+    refreshTokenTtlSec: 60 * DAY_SEC,
+    rotateRefreshTokens: false,
+    issueRefreshToken: true,
+    refreshMinAgeSec: 0,
+    approvedScopes: APPROVED_SCOPES.pinterest,
   },
 };

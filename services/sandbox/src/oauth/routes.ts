@@ -4,6 +4,7 @@ import { oauthControlRouter } from './control';
 import { facebookOAuthRouter } from './facebook';
 import { googleOAuthRouter } from './google';
 import { instagramOAuthRouter } from './instagram';
+import { linkedinOAuthRouter } from './linkedin';
 import { threadsOAuthRouter } from './threads';
 import { tiktokOAuthRouter } from './tiktok';
 
@@ -20,5 +21,6 @@ export function oauthRouter(state: SandboxState): Router {
   router.use(threadsOAuthRouter(state));
   router.use(tiktokOAuthRouter(state));
   router.use(googleOAuthRouter(state));
+  router.use(linkedinOAuthRouter(state));
   return router;
 }

@@ -1,5 +1,5 @@
 import type { MediaProbe } from '@postbus/contracts';
-import { MEDIA_RULES, type MediaRange, type ParsedPreset } from '@postbus/platforms';
+import { COVER_RULES, MEDIA_RULES, type MediaRange, type ParsedPreset } from '@postbus/platforms';
 
 /** How a rendition is encoded, beside what the target's rules ask. */
 export interface EncodeSettings {
@@ -12,6 +12,8 @@ export interface EncodeSettings {
 }
 
 export interface RenderPlan {
+  /** ffmpeg's arguments before the input (a cover frame seeks there). */
+  inputArgs?: string[];
   /** ffmpeg's arguments between the input and the output file. */
   args: string[];
   /** Seconds of media the output will hold (progress is measured against it); null for an image. */
@@ -47,6 +49,7 @@ export function renderPlan(probe: MediaProbe, preset: ParsedPreset, settings: En
     throw new NotNormalizable(
       `${rule.label} must be ${rule.kind === 'video' ? 'a video' : 'an image'}; this media is ${probe.kind === 'video' ? 'a video' : 'an image'}.`,
     );
+  if (preset.coverAtMs !== undefined) return coverPlan(probe, preset, settings);
   const frame = frameFor(probe.width, probe.height, rule);
   const fit = `scale=${frame.width}:${frame.height}:force_original_aspect_ratio=decrease,pad=${frame.width}:${frame.height}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1`;
   if (rule.kind === 'image') return imagePlan(fit, settings);
@@ -54,6 +57,29 @@ export function renderPlan(probe: MediaProbe, preset: ParsedPreset, settings: En
 }
 
 type Rule = (typeof MEDIA_RULES)[keyof typeof MEDIA_RULES];
+
+/**
+ * A cover frame: the video's frame at the preset's offset (input seeking: ffmpeg decodes from the
+ * key frame before it, not from the start), fitted into the frame the target's video gets, its
+ * long side within the cover rule's, as one JPEG.
+ */
+function coverPlan(probe: MediaProbe, preset: ParsedPreset, settings: EncodeSettings): RenderPlan {
+  const cover = COVER_RULES[preset.target];
+  if (cover?.how !== 'image') throw new NotNormalizable(`${MEDIA_RULES[preset.target].label} takes no cover image.`);
+  const atSec = preset.coverAtMs! / 1000;
+  if (probe.durationSec !== null && atSec >= probe.durationSec)
+    throw new NotNormalizable(
+      `The cover frame at ${atSec} s is past the end of the video (${probe.durationSec} s); pick an earlier offset.`,
+    );
+  const rule = MEDIA_RULES[preset.target];
+  const frame = frameFor(probe.width, probe.height, {
+    ...rule,
+    width: { ...rule.width, max: Math.min(rule.width?.max ?? Infinity, cover.longSideMax) },
+    height: { ...rule.height, max: Math.min(rule.height?.max ?? Infinity, cover.longSideMax) },
+  });
+  const fit = `scale=${frame.width}:${frame.height}:force_original_aspect_ratio=decrease,pad=${frame.width}:${frame.height}:(ow-iw)/2:(oh-ih)/2:color=black,setsar=1`;
+  return { ...imagePlan(fit, settings), inputArgs: ['-ss', String(atSec)] };
+}
 
 /** One JPEG frame, fitted. */
 function imagePlan(fit: string, settings: EncodeSettings): RenderPlan {

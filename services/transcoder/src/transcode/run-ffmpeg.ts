@@ -4,6 +4,8 @@ export interface FfmpegRun {
   ffmpegPath: string;
   input: string;
   output: string;
+  /** Arguments before the input (a RenderPlan's inputArgs). */
+  inputArgs?: string[];
   /** Arguments between the input and the output (a RenderPlan's). */
   args: string[];
   /** SIGKILL past this. */
@@ -36,6 +38,7 @@ export function runFfmpeg(run: FfmpegRun): Promise<void> {
     '-v',
     'error',
     '-y',
+    ...(run.inputArgs ?? []),
     '-i',
     run.input,
     ...run.args,

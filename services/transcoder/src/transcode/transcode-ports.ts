@@ -13,6 +13,8 @@ export interface TranscodePorts {
   /** Media's own HTTP listener: the signed source and upload paths are under it. */
   mediaHttpUrl: string;
   ffmpegPath: string;
+  /** libheif's heif-convert: a HEIC source is decoded to a PNG before ffmpeg reads it. */
+  heifConvertPath: string;
   encode: EncodeSettings;
   timeoutMs: number;
   /** Directory the source and the output are written to while a job runs. */

@@ -1,11 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { systemPrincipal, type Principal } from '@postbus/contracts';
+import { decodeHeif, ProbeFailure } from '@postbus/kit';
 import { parseRenditionPreset } from '@postbus/platforms';
 import { NotNormalizable, renderPlan, type RenderPlan } from './render-plan';
 import { downloadSource, uploadRendition } from './media-transfer';
 import { FfmpegFailure, runFfmpeg } from './run-ffmpeg';
 import type { TranscodePorts } from './transcode-ports';
+import { makeWorkDir } from './work-dirs';
 
 export interface RenditionJob {
   renditionId: string;
@@ -43,22 +45,27 @@ export async function transcodeRendition(
     if (err instanceof NotNormalizable) return fail(err.message);
     throw err;
   }
-  const dir = await mkdtemp(join(ports.workDir, 'rendition-'));
+  const dir = await makeWorkDir(ports.workDir);
   try {
-    const input = join(dir, 'source');
+    const source = join(dir, 'source');
     const output = join(dir, plan.kind === 'video' ? 'rendition.mp4' : 'rendition.jpg');
-    await downloadSource(new URL(work.sourcePath, ports.mediaHttpUrl), input);
+    await downloadSource(new URL(work.sourcePath, ports.mediaHttpUrl), source);
+    // ffmpeg cannot read a HEIC photo: libheif decodes it to a PNG first.
+    const input = work.sourceProbe.container === 'heif' ? join(dir, 'source.png') : source;
     try {
+      if (input !== source) await decodeHeif(ports.heifConvertPath, source, input, ports.timeoutMs);
       await runFfmpeg({
         ffmpegPath: ports.ffmpegPath,
         input,
         output,
+        inputArgs: plan.inputArgs,
         args: plan.args,
         timeoutMs: ports.timeoutMs,
         durationSec: plan.durationSec,
         onProgress: progressReporter(ports, principal, job.renditionId),
       });
     } catch (err) {
+      if (err instanceof ProbeFailure) return fail(`The HEIC photo could not be decoded: ${err.message}`);
       if (!(err instanceof FfmpegFailure)) throw err;
       return fail(
         err.reason === 'timeout'

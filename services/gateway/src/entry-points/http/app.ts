@@ -8,19 +8,19 @@ import express, {
 import type { Post, Principal } from '@postbus/contracts';
 import type { Bus, RpcClient } from '@postbus/bus';
 import type { Logger } from '@postbus/kit';
-import { apiKeyAuth, type PrincipalCache } from '@postbus/service';
+import { apiKeyAuth, PostWaiters, type PrincipalCache } from '@postbus/service';
 import { bindings, expressPath } from '../routes/route-table';
 import { deprecationNotice } from './deprecation';
 import { discoveryRouter } from './discovery';
 import { errorHandler, notFound } from './errors';
 import { countRefusedKey, credentialLimit, proxyGuard, refusedAddressFirst, type FloodGuards } from './flood-guards';
 import { answeredNotModified } from './conditional-get';
+import { FinalPosts } from './final-posts';
 import { healthHandler } from './health';
-import { PostWaiters } from './post-waiters';
+import { answerPost } from './post-answer';
 import { proxyTo, type ProxyRoute } from './proxy';
 import { requestId } from './request-id';
 import { strictTransportSecurity } from './strict-transport';
-import { FINAL_HEADER, isFinal, readWhenFinal, waitQuery } from './wait-for-outcome';
 
 export interface GatewayDeps {
   bus: Bus;
@@ -41,6 +41,8 @@ export interface GatewayDeps {
   upstreamTimeoutMs?: number;
   /** Callers waiting for a post's outcome, woken by result events (LONG_POLL_MAX_WAITERS). */
   waiters?: PostWaiters;
+  /** Answers of settled posts kept in memory (GATEWAY_FINAL_POSTS_CACHE_BYTES; none when absent). */
+  finals?: FinalPosts;
 }
 
 const DEFAULT_MAX_WAITERS = 1000;
@@ -79,6 +81,7 @@ export function createApp(deps: GatewayDeps): Express {
     : (err, _req, _res, next) => next(err);
   const limit = deps.guards ? credentialLimit(deps.guards) : pass;
   const waiters = deps.waiters ?? new PostWaiters(DEFAULT_MAX_WAITERS);
+  const finals = deps.finals ?? new FinalPosts(0);
   for (const b of bindings) {
     app[b.route.method](
       expressPath(b.route.path),
@@ -92,14 +95,10 @@ export function createApp(deps: GatewayDeps): Express {
         if (b.serve) return b.serve({ rpc: deps.rpc, principal, req, res });
         const read = () => deps.rpc.call(b.route.rpc, b.input(req), principal, { timeoutMs: b.timeoutMs });
         // Only GET /api/v1/posts/{id} waits for an outcome, and it answers the post as its RPC returns it.
-        const readPost = read as () => Promise<Post>;
-        const wait = b.waitsForOutcome ? waitQuery(req) : undefined;
-        const data = wait
-          ? await readWhenFinal(waiters, req.params.id as string, wait.waitMs, res, readPost)
-          : await read();
-        if (data === undefined) return; // the caller went away while waiting
+        if (b.waitsForOutcome)
+          return answerPost({ req, res, principal, waiters, finals, read: read as () => Promise<Post> });
+        const data = await read();
         const { status, body } = b.reply ? b.reply(data) : { status: b.route.status, body: data };
-        if (b.waitsForOutcome) res.setHeader(FINAL_HEADER, String(isFinal(body as Post)));
         if (b.version && status === 200 && answeredNotModified(req, res, b.version(body))) return;
         res.status(status).json(body);
       },

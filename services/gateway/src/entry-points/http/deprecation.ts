@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { LEGACY_WEBHOOK_ACCESS, type Principal } from '@postbus/contracts';
+import { LEGACY_WEBHOOK_ACCESS } from '@postbus/contracts';
 
 const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
@@ -10,7 +10,7 @@ const unixSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
  */
 export function deprecationNotice(scope: string, publicBaseUrl: () => string): RequestHandler {
   return (req, res, next) => {
-    const principal = req.user as Principal | undefined;
+    const principal = req.user;
     if (principal?.deprecatedScopes?.includes(scope)) {
       res.setHeader('Deprecation', `@${unixSeconds(LEGACY_WEBHOOK_ACCESS.deprecatedAt)}`);
       res.setHeader('Sunset', new Date(LEGACY_WEBHOOK_ACCESS.sunset).toUTCString());

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { isAppError } from '@postbus/contracts';
 import type { Logger } from '@postbus/kit';
-import { bearerToken } from '@postbus/service';
+import { bearerCredential, type BearerCredential } from '@postbus/service';
 import { clientAddress } from './client-address';
 import { refuseRequest, reportLimit, type BucketLimiter, type Verdict } from './rate-limit-buckets';
 import type { ProxyRoute } from './proxy';
@@ -31,9 +30,9 @@ const MESSAGES = {
     `This address made more than ${limit} sign-in, registration or token attempts, or sent keys that were refused.`,
 };
 
-/** The id a bearer credential is counted under: its hash, never the token itself. */
-export function credentialId(token: string): string {
-  return createHash('sha256').update(token).digest('base64url').slice(0, 32);
+/** The id a bearer credential is counted under: its hash (the one its verdict is cached under), never the token itself. */
+export function credentialId(credential: BearerCredential): string {
+  return credential.digest.toString('base64url').slice(0, 32);
 }
 
 type Kind = keyof typeof MESSAGES;
@@ -87,7 +86,7 @@ export function proxyGuard(route: ProxyRoute, guards: FloodGuards): RequestHandl
     if (route.unlimited) return next();
     const address = clientAddress(req);
     const attempt = route.attempts?.includes(req.method) ?? false;
-    const token = route.perCredential ? bearerToken(req) : undefined;
+    const token = route.perCredential ? bearerCredential(req) : undefined;
     if ((attempt || token) && refusedAttempts(guards, address, req, res)) return;
     (async () => {
       if (!(await count(guards, 'address', address, req, res))) return;
@@ -104,7 +103,7 @@ export function proxyGuard(route: ProxyRoute, guards: FloodGuards): RequestHandl
 /** JSON routes, before authentication: an address over its attempts is refused before auth is asked about its key. */
 export function refusedAddressFirst(guards: FloodGuards): RequestHandler {
   return (req, res, next) => {
-    if (bearerToken(req) && refusedAttempts(guards, clientAddress(req), req, res)) return;
+    if (bearerCredential(req) && refusedAttempts(guards, clientAddress(req), req, res)) return;
     next();
   };
 }
@@ -120,7 +119,7 @@ export function countRefusedKey(guards: FloodGuards): ErrorRequestHandler {
 /** JSON routes, once the key is known: its own allowance, shared with its requests to the agent endpoint and the upload. */
 export function credentialLimit(guards: FloodGuards): RequestHandler {
   return (req, res, next) => {
-    const token = bearerToken(req);
+    const token = bearerCredential(req);
     if (!token) return next();
     count(guards, 'credential', credentialId(token), req, res).then((through) => through && next(), next);
   };

@@ -15,5 +15,6 @@ export const connectionBindings: RouteBinding[] = [
   { route: Routes.getConnectionRequest, input: (req) => ({ requestId: req.params.requestId }) },
   { route: Routes.deleteConnection, input: (req) => ({ id: req.params.id }) },
   { route: Routes.getTikTokPostingOptions, input: (req) => ({ id: req.params.id }) },
+  { route: Routes.getPinterestBoards, input: (req) => ({ id: req.params.id }) },
   { route: Routes.getConnectionHealth, input: (req) => ({ id: req.params.id }) },
 ];

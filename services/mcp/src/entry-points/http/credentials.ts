@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { Request } from 'express';
 import { AppError, Rpc, type Principal } from '@postbus/contracts';
 import type { RpcClient } from '@postbus/bus';
-import { bearerToken, type PrincipalCache } from '@postbus/service';
+import { bearerCredential, type PrincipalCache } from '@postbus/service';
 
 /**
  * Resolves the bearer credential of an MCP request: an `sk_live_` API key (no exchange step)
@@ -13,9 +12,10 @@ export async function resolvePrincipal(
   req: Request,
   deps: { rpc: RpcClient; cache: PrincipalCache; resource: string },
 ): Promise<Principal | undefined> {
-  const token = bearerToken(req);
-  if (!token) return undefined;
-  const hash = createHash('sha256').update(token).digest('hex');
+  const credential = bearerCredential(req);
+  if (!credential) return undefined;
+  const { token } = credential;
+  const hash = credential.digest.toString('hex');
   const cached = deps.cache.get(hash);
   if (cached) return cached;
   try {

@@ -10,8 +10,7 @@ import {
 import type { Principal } from '@postbus/contracts';
 import type { RpcClient } from '@postbus/bus';
 import type { Logger } from '@postbus/kit';
-import { bearerToken, type PrincipalCache } from '@postbus/service';
-import type { PostOutcomes } from '../../tools/post-outcomes';
+import { bearerToken, type PostWaiters, type PrincipalCache } from '@postbus/service';
 import { isAccountResource, scopeToRead } from '../../tools/resources';
 import type { RegisteredTool } from '../../tools/tool-registry';
 import { buildToolServer } from '../../tools/tool-server';
@@ -27,7 +26,7 @@ export interface McpEndpointDeps {
   logger: Logger;
   baseUrl: string;
   requireAuthForAll: boolean;
-  outcomes: PostOutcomes;
+  outcomes: PostWaiters;
 }
 
 type JsonRpcMessage = {

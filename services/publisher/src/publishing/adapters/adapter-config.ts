@@ -28,6 +28,13 @@ export interface AdapterConfig {
   blueskyServiceUrl: string;
   /** Mastodon instances' base URL, `{instance}` standing for the profile's host (`https://{instance}`; the sandbox's under SANDBOX_URL). */
   mastodonInstanceUrl: string;
+  /** LinkedIn's API host (`https://api.linkedin.com`; the sandbox's under SANDBOX_URL) and the LinkedIn-Version its /rest calls carry. */
+  linkedinApiUrl: string;
+  linkedinApiVersion: string;
+  /** Pinterest API v5 base URL (`https://api.pinterest.com`; the sandbox's under SANDBOX_URL). */
+  pinterestApiUrl: string;
+  /** The X API v2 (`https://api.x.com`; the sandbox's under SANDBOX_URL). */
+  xApiUrl: string;
   /** Which media links the publisher itself reads (kind detection, uploads): through @postbus/net, our own file links trusted. */
   mediaAccess: MediaAccess;
 }

@@ -18,8 +18,10 @@ import {
   type MediaFetchOptions,
   type MediaKind,
 } from '@postbus/platforms';
+import type { PostWarning } from '@postbus/contracts';
 import type { AdapterConfig } from './adapter-config';
 import { mediaOptions, metaFor, withoutPhase } from './adapter-config';
+import { linkCardFor, type LinkCard } from './bluesky-link-card';
 import {
   published,
   type Checkpoint,
@@ -33,19 +35,23 @@ interface BlueskyCheckpoint extends Checkpoint {
   rkey?: string;
   /** Blobs already uploaded (harmless: a blob no record references is dropped by the PDS). */
   blobs?: { blob: BlobRef; kind: MediaKind }[];
+  /** The link card, its thumb uploaded (null: none), read once: a retry shows the card the first try read. */
+  card?: LinkCard | null;
+  /** What the post went out without (the card or its image), reported with the result. */
+  warnings?: PostWarning[];
 }
 
 /**
- * Bluesky: the post's media uploaded as blobs (com.atproto.repo.uploadBlob), then one
- * app.bsky.feed.post record written under a record key chosen beforehand and saved with the
+ * Bluesky: the post's media uploaded as blobs (com.atproto.repo.uploadBlob) or, without media, a
+ * link card read from the linked page (its image a blob too), then one app.bsky.feed.post record written under a record key chosen beforehand and saved with the
  * attempt (com.atproto.repo.createRecord). A lost answer is settled by reading the record under
  * that key (com.atproto.repo.getRecord), so a retry never writes the post twice.
  */
 export function blueskyAdapter(cfg: AdapterConfig): PlatformAdapter {
   const api = (ctx: PublishContext): BlueskyApiOptions => apiOptions(cfg, ctx, cfg.requestTimeoutMs);
   const did = (ctx: PublishContext) => ctx.creds.platformUserId;
-  const postOf = (ctx: PublishContext, rkey: string, uri: string) =>
-    published(uri, blueskyPermalink(ctx.creds.handle, rkey));
+  const postOf = (ctx: PublishContext, cp: BlueskyCheckpoint, rkey: string, uri: string) =>
+    published(uri, blueskyPermalink(ctx.creds.handle, rkey), cp.warnings);
 
   return {
     async run(ctx): Promise<StepResult> {
@@ -54,12 +60,17 @@ export function blueskyAdapter(cfg: AdapterConfig): PlatformAdapter {
         cp = { ...cp, blobs: await uploadMedia(cfg, ctx) };
         ctx.progress(cp);
       }
+      if (cp.card === undefined) {
+        const { card, warnings } = await linkCardFor(cfg, ctx, api(ctx), Boolean(cp.blobs?.length));
+        cp = { ...cp, card, ...(warnings.length && { warnings }) };
+        ctx.progress(cp);
+      }
       const rkey = cp.rkey ?? newTid();
       // Durable before the write: a taken-over or retried attempt looks the post up under this key.
       await ctx.save({ ...cp, rkey, phase: 'publishing' });
       // https://docs.bsky.app/docs/api/com-atproto-repo-create-record
-      const created = await createBlueskyPost(api(ctx), did(ctx), rkey, postRecord(ctx, cp.blobs ?? []));
-      return postOf(ctx, rkey, created.uri);
+      const created = await createBlueskyPost(api(ctx), did(ctx), rkey, postRecord(ctx, cp));
+      return postOf(ctx, cp, rkey, created.uri);
     },
 
     /** The record key knows: a record under it means the write went through. */
@@ -68,7 +79,7 @@ export function blueskyAdapter(cfg: AdapterConfig): PlatformAdapter {
       if (!cp.rkey) return { kind: 'unknown' };
       // https://docs.bsky.app/docs/api/com-atproto-repo-get-record
       const found = await getBlueskyPost(api(ctx), did(ctx), cp.rkey);
-      if (found) return postOf(ctx, cp.rkey, found.uri);
+      if (found) return postOf(ctx, cp, cp.rkey, found.uri);
       return { kind: 'continue', checkpoint: withoutPhase(cp) };
     },
   };
@@ -113,8 +124,9 @@ async function uploadMedia(cfg: AdapterConfig, ctx: PublishContext): Promise<Non
   return blobs;
 }
 
-/** The app.bsky.feed.post record: the caption with one video or up to four images, alt texts and languages from platformMeta. */
-function postRecord(ctx: PublishContext, blobs: NonNullable<BlueskyCheckpoint['blobs']>): BlueskyPostRecord {
+/** The app.bsky.feed.post record: the caption with one video, up to four images or a link card, alt texts and languages from platformMeta. */
+function postRecord(ctx: PublishContext, cp: BlueskyCheckpoint): BlueskyPostRecord {
+  const blobs = cp.blobs ?? [];
   const meta = metaFor(ctx.job.platformMeta, BLUESKY_PLATFORM);
   const alts = Array.isArray(meta.altTexts) ? meta.altTexts.map(String) : [];
   const langs = Array.isArray(meta.langs) ? meta.langs.map(String) : undefined;
@@ -126,7 +138,9 @@ function postRecord(ctx: PublishContext, blobs: NonNullable<BlueskyCheckpoint['b
       ? { video: { blob: video.blob, ...(alts[0] && { alt: alts[0] }) } }
       : blobs.length
         ? { images: blobs.map((b, i) => ({ blob: b.blob, alt: alts[i] ?? '' })) }
-        : {}),
+        : cp.card
+          ? { external: cp.card }
+          : {}),
   };
 }
 

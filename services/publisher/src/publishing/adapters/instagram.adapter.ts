@@ -43,7 +43,7 @@ export function instagramAdapter(cfg: AdapterConfig): PlatformAdapter {
       mediaUrls: ctx.mediaUrls,
       kinds,
       story: meta.story === true || meta.mediaType === 'STORIES',
-      coverUrl: typeof meta.coverUrl === 'string' ? meta.coverUrl : undefined,
+      coverUrl: typeof meta.coverUrl === 'string' ? meta.coverUrl : ctx.coverUrl,
       thumbOffsetMs: typeof meta.thumbOffsetMs === 'number' ? meta.thumbOffsetMs : undefined,
       shareToFeed: typeof meta.shareToFeed === 'boolean' ? meta.shareToFeed : undefined,
     });

@@ -18,6 +18,8 @@ export interface PublishContext {
   mediaUrls: string[];
   /** What Postbus knows of the stored media behind the first link (type, size, ffprobe's figures); null when the post's media is not stored with us. */
   storedMedia: MediaFacts | null;
+  /** A fresh link to the cover frame Postbus made for the video (normalize, no cover given): the platform's cover image when the post names none. */
+  coverUrl?: string;
   /** Progress so far; `{}` when the attempt starts from nothing. */
   checkpoint: Checkpoint;
   /** Persists progress (committed before it resolves). Call it before any call that may publish. */

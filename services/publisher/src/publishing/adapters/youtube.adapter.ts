@@ -46,7 +46,7 @@ const MAX_RESUMES = 3;
 /**
  * YouTube: videos.insert as a resumable upload streamed from the media URL in chunks
  * (308 + Range tells where to resume; a 5xx is followed by a `*\/total` probe), then the
- * thumbnail from platformMeta.youtube.thumbnailUrl.
+ * thumbnail from platformMeta.youtube.thumbnailUrl, else the cover frame Postbus made (normalize).
  */
 export function youtubeAdapter(cfg: AdapterConfig, logger: Logger): PlatformAdapter {
   return new YouTubeAdapter(cfg, logger);
@@ -195,8 +195,9 @@ class YouTubeAdapter implements PlatformAdapter {
   }
 
   private async setThumbnail(ctx: PublishContext, videoId: string): Promise<void> {
-    const url = metaFor(ctx.job.platformMeta, 'youtube').thumbnailUrl;
-    if (typeof url !== 'string' || !url) return;
+    const given = metaFor(ctx.job.platformMeta, 'youtube').thumbnailUrl;
+    const url = typeof given === 'string' && given ? given : ctx.coverUrl;
+    if (!url) return;
     try {
       const image = await probeMedia(url, this.mediaRead);
       const reader = await MediaReader.open(url, 0, this.mediaRead);

@@ -45,11 +45,12 @@ const step = (kind: FollowUpStep['kind'], text: string): FollowUpStep => ({
   progress: {},
 });
 
-/** The first comment right after the post, then the Threads chain in order. */
+/** The first comment right after the post, then the Threads, X or Bluesky reply chain in order. */
 export function planFollowUps(job: PostDue): FollowUpStep[] {
   const steps: FollowUpStep[] = [];
   if (job.firstComment) steps.push(step('first_comment', job.firstComment));
-  if (job.platform === 'threads') for (const part of job.thread ?? []) steps.push(step('thread', part));
+  if (job.platform === 'threads' || job.platform === 'x' || job.platform === 'bluesky')
+    for (const part of job.thread ?? []) steps.push(step('thread', part));
   return steps;
 }
 

@@ -1,0 +1,113 @@
+import { Client } from 'pg';
+import { createTestEnv, waitFor, type TestEnv } from '@postbus/testing';
+import { startSystem, type RunningSystem } from '../support/system';
+import { api, inHours } from '../support/posts-api';
+import {
+  connectProfile,
+  credentialsOf,
+  refreshCredentials,
+  sandboxControl,
+} from '../../../services/connections/test/support/handoff';
+
+let env: TestEnv;
+let system: RunningSystem;
+let db: Client;
+
+beforeAll(async () => {
+  env = await createTestEnv('posts_profile_facts_sys');
+  // Every on-demand refresh really refreshes: the token refused after it expired marks the profile needs_reconnect.
+  system = await startSystem(env, {
+    RATE_LIMIT_PER_MINUTE: '0',
+    TOKEN_REFRESH_DEDUP_MS: '0',
+    POSTS_PROFILE_FACTS_MAX_AGE_MS: '30000',
+  });
+  db = new Client({ connectionString: env.databaseUrl });
+  await db.connect();
+});
+afterAll(async () => {
+  await db?.end();
+  await system?.stop();
+  await env?.drop();
+});
+
+/** What posts holds of a profile (its own table, fed by connection.changed). */
+async function factOf(profileId: string): Promise<{ status: string; revision: number } | undefined> {
+  const { rows } = await db.query(
+    'SELECT status, revision::int AS revision FROM posts.profile_facts WHERE profile_id = $1',
+    [profileId],
+  );
+  return rows[0];
+}
+
+describe('the profile facts posts keeps', () => {
+  test('when a profile is connected and later disconnected, then posts hears both, and creates are refused once the disconnect is heard', async () => {
+    const owner = await system.seedAccount({ platforms: ['threads'], plan: 'pro' });
+    const profileId = owner.profiles[0].id;
+    const create = () =>
+      api(system, '/api/v1/posts', {
+        method: 'POST',
+        key: owner.apiKey,
+        body: { platforms: ['threads'], caption: 'hi', profileIds: [profileId], scheduledTime: inHours(24) },
+      });
+    const connected = await waitFor(async () => (await factOf(profileId))?.status === 'active' || undefined, {
+      what: 'connection.changed (active) to reach posts',
+    });
+    expect(connected).toBe(true);
+    expect((await create()).status).toBe(201);
+
+    const gone = await api(system, `/api/v1/connections/${profileId}`, { method: 'DELETE', key: owner.apiKey });
+    expect(gone.status).toBe(200);
+    const heard = await waitFor(
+      async () => {
+        const fact = await factOf(profileId);
+        return fact?.status === 'disconnected' ? fact : undefined;
+      },
+      { what: 'connection.changed (disconnected) to reach posts' },
+    );
+    expect(heard.revision).toBeGreaterThan(1);
+    const refused = await create();
+    expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 400, code: 'invalid_profile_ids' });
+  });
+
+  test('when a refresh finds the token refused for good, then posts hears needs_reconnect and refuses creates to the profile', async () => {
+    const owner = await system.seedAccount({ platforms: [], plan: 'pro' });
+    await sandboxControl(system, 'POST', '/oauth/settings', { platform: 'threads', accessTokenTtlSec: 1 });
+    try {
+      const { profileId } = await connectProfile(system, owner.apiKey, 'threads');
+      const created = await api(system, '/api/v1/posts', {
+        method: 'POST',
+        key: owner.apiKey,
+        body: { platforms: ['threads'], caption: 'hi', profileIds: [profileId], scheduledTime: inHours(24) },
+      });
+      expect(created.status).toBe(201);
+      const stale = await credentialsOf(system, owner, profileId);
+      await waitFor(
+        async () => {
+          const res = await fetch(`${system.sandboxUrl}/threads/v1.0/me?fields=id`, {
+            headers: { authorization: `Bearer ${stale.accessToken}` },
+          });
+          return res.status === 200 ? undefined : true;
+        },
+        { what: 'the token to expire' },
+      );
+      expect((await refreshCredentials(system, owner, profileId)).status).toBe('needs_reconnect');
+
+      const heard = await waitFor(
+        async () => {
+          const fact = await factOf(profileId);
+          return fact?.status === 'needs_reconnect' ? fact : undefined;
+        },
+        { what: 'connection.changed (needs_reconnect) to reach posts' },
+      );
+      expect(heard.status).toBe('needs_reconnect');
+      const refused = await api(system, '/api/v1/posts', {
+        method: 'POST',
+        key: owner.apiKey,
+        body: { platforms: ['threads'], caption: 'hi', profileIds: [profileId], scheduledTime: inHours(24) },
+      });
+      expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 400, code: 'invalid_profile_ids' });
+    } finally {
+      await sandboxControl(system, 'POST', '/oauth/settings', { platform: 'threads', accessTokenTtlSec: 5_183_944 });
+    }
+  });
+});
