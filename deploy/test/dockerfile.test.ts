@@ -57,11 +57,11 @@ test('when a container runs, then it runs as an unprivileged numeric user and st
   ).toEqual(['1000:1000']);
 });
 
-/** The one install of the runtime stage: Debian's ffmpeg, for media and the transcoder only. */
+/** The one install of the runtime stage: Debian's ffmpeg and libheif's heif-convert (HEIC photos), for media and the transcoder only. */
 const MEDIA_FFMPEG =
-  'if [ "${SERVICE}" = media ] || [ "${SERVICE}" = transcoder ]; then apt-get update && apt-get install -y --no-install-recommends ffmpeg && rm -rf /var/lib/apt/lists/*; fi';
+  'if [ "${SERVICE}" = media ] || [ "${SERVICE}" = transcoder ]; then apt-get update && apt-get install -y --no-install-recommends ffmpeg libheif-examples && rm -rf /var/lib/apt/lists/*; fi';
 
-test("when the runtime stage is assembled, then it holds only the bundle of the build stage: no compiler, no source tree, no install but media's ffmpeg", () => {
+test("when the runtime stage is assembled, then it holds only the bundle of the build stage: no compiler, no source tree, no install but media's ffmpeg and heif-convert", () => {
   const runtime = stages().at(-1)!;
   const copies = of(runtime, 'COPY');
 
@@ -119,5 +119,8 @@ test('when the media image is built, then it carries ffprobe where media looks f
   expect(install).toBeLessThan(at('USER'));
   expect(readFileSync(join(ROOT, 'services', 'media', 'src', 'config.ts'), 'utf8')).toMatch(
     /FFPROBE_PATH: str\([\s\S]*?'\/usr\/bin\/ffprobe',?\s*\),$/m,
+  );
+  expect(readFileSync(join(ROOT, 'services', 'media', 'src', 'config.ts'), 'utf8')).toMatch(
+    /HEIF_CONVERT_PATH: str\([\s\S]*?'\/usr\/bin\/heif-convert',?\s*\),$/m,
   );
 });

@@ -7,7 +7,7 @@ import type { Platform } from '@postbus/contracts';
  * is not used up. Each platform's posts belong to an account of their own.
  */
 export const PLAN: { platform: Platform; share: number; profiles: number }[] = [
-  { platform: 'threads', share: 0.33, profiles: 8 },
+  { platform: 'threads', share: 0.3, profiles: 8 },
   { platform: 'facebook', share: 0.27, profiles: 5 },
   { platform: 'instagram', share: 0.2, profiles: 8 },
   { platform: 'tiktok', share: 0.11, profiles: 45 },
@@ -15,8 +15,19 @@ export const PLAN: { platform: Platform; share: number; profiles: number }[] = [
   { platform: 'bluesky', share: 0.03, profiles: 3 },
   // Mastodon: Postbus counts 7 statuses per profile in 30 minutes (`PUBLISHER_RATE_LIMITS`); 8 profiles take 40 posts in one window.
   { platform: 'mastodon', share: 0.02, profiles: 8 },
+  // LinkedIn 150 a day, X 100 in 15 minutes, Pinterest 1,000 a day per profile (PUBLISHER_RATE_LIMITS): far above a run's share.
+  { platform: 'linkedin', share: 0.02, profiles: 3 },
+  { platform: 'x', share: 0.02, profiles: 3 },
+  { platform: 'pinterest', share: 0.02, profiles: 3 },
   { platform: 'youtube', share: 0.04, profiles: 4 },
 ];
+
+/** A platform's account in the run: its key, its profiles, and for Pinterest the board each profile pins to. */
+export interface RunAccount {
+  apiKey: string;
+  profileIds: string[];
+  boardIds?: Record<string, string>;
+}
 
 export interface PlannedPost {
   /** Appears in the caption and the title: how the sandbox's items are matched to posts. */
@@ -32,23 +43,30 @@ export interface PlannedPost {
 export function planPosts(
   total: number,
   run: string,
-  accounts: Map<Platform, { apiKey: string; profileIds: string[] }>,
+  accounts: Map<Platform, RunAccount>,
   mediaUrl: string,
 ): PlannedPost[] {
   const posts: PlannedPost[] = [];
   for (const { platform, share } of PLAN) {
     const count = platform === PLAN.at(-1)!.platform ? total - posts.length : Math.round(total * share);
-    const { apiKey, profileIds } = accounts.get(platform)!;
+    const { apiKey, profileIds, boardIds } = accounts.get(platform)!;
     for (let i = 0; i < count; i++) {
       const token = `faults-${run}-${String(posts.length).padStart(4, '0')}`;
       const profileId = profileIds[i % profileIds.length];
-      posts.push({ token, platform, profileId, apiKey, body: bodyFor(platform, token, profileId, mediaUrl) });
+      const body = bodyFor(platform, token, profileId, mediaUrl, boardIds?.[profileId]);
+      posts.push({ token, platform, profileId, apiKey, body });
     }
   }
   return posts;
 }
 
-function bodyFor(platform: Platform, token: string, profileId: string, mediaUrl: string): Record<string, unknown> {
+function bodyFor(
+  platform: Platform,
+  token: string,
+  profileId: string,
+  mediaUrl: string,
+  boardId: string | undefined,
+): Record<string, unknown> {
   const base = {
     platforms: [platform],
     profileIds: [profileId],
@@ -67,6 +85,8 @@ function bodyFor(platform: Platform, token: string, profileId: string, mediaUrl:
       };
     case 'youtube':
       return { ...base, title: token, mediaUrls: [`${mediaUrl}/${token}.mp4`] };
+    case 'pinterest':
+      return { ...base, mediaUrls: [`${mediaUrl}/${token}.jpg`], platformMeta: { pinterest: { boardId } } };
     default:
       return base;
   }

@@ -188,7 +188,18 @@ export async function verifyRenditions(
         [source.mediaId],
       );
       o.renditions += rows.length;
-      if (rows.length !== 1 || rows[0].preset !== source.preset || rows[0].media_rows > 1) {
+      // A reel without a cover of its own also gets a cover frame (`<preset>+cover<ms>`): one per offset, apart from the video.
+      const isCover = (r: { preset: string }) => r.preset.startsWith(`${source.preset}+cover`);
+      const videos = rows.filter((r) => !isCover(r));
+      const covers = rows.filter(isCover);
+      const coverPresets = new Set(covers.map((r) => r.preset));
+      if (
+        videos.length !== 1 ||
+        videos[0].preset !== source.preset ||
+        videos[0].media_rows > 1 ||
+        coverPresets.size !== covers.length ||
+        covers.some((r) => r.media_rows > 1)
+      ) {
         o.notDeduplicated++;
         note(
           'source without exactly one rendition for its preset',
@@ -200,7 +211,7 @@ export async function verifyRenditions(
           `${source.platform}: ${r.failed_reason}`,
           (o.failedRenditions.get(`${source.platform}: ${r.failed_reason}`) ?? 0) + 1,
         );
-      const ready = rows.find((r) => r.status === 'ready' && r.size_bytes !== null);
+      const ready = videos.find((r) => r.status === 'ready' && r.size_bytes !== null);
       if (ready)
         made.set(source.platform, {
           id: ready.id,

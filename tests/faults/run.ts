@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import type { Platform } from '@postbus/contracts';
-import { connectSandboxProfile, freePort } from '@postbus/testing';
+import { callSandbox, connectSandboxProfile, freePort } from '@postbus/testing';
 import { startLocalSystem, type LocalSystem } from '../harness/local-system';
 import { findPgBin, PrivatePostgres } from '../../scripts/launch/private-postgres';
 import { findRabbitBin, PrivateRabbit } from '../../scripts/launch/private-rabbitmq';
@@ -32,7 +32,7 @@ import { createPosts, type CreatedPost } from './create-posts';
 import { FAULTS, type FaultContext, type FaultNote } from './faults';
 import { startMediaHost, type MediaHost } from './media-host';
 import { bodyWithExtras, chooseExtras, postsPerSlotFor, RECURRENCE, slotsWithin, type PostExtras } from './post-extras';
-import { dueRanks, PLAN, planPosts, type PlannedPost } from './post-plan';
+import { dueRanks, PLAN, planPosts, type PlannedPost, type RunAccount } from './post-plan';
 import { makeRenditionSources, uploadSource, verifyRenditions, type RenditionSources } from './renditions';
 import { report } from './report';
 import { pendingFollowUps, verifyExtras, type RunSchedule } from './verify-extras';
@@ -90,27 +90,32 @@ async function createDatabase(adminUrl: string): Promise<string> {
 }
 
 /** One account per platform, with its profiles: the posts of one account never wait on another's. */
-async function seedAccounts(
-  system: LocalSystem,
-  run: string,
-): Promise<Map<Platform, { apiKey: string; profileIds: string[] }>> {
-  const accounts = new Map<Platform, { apiKey: string; profileIds: string[] }>();
+async function seedAccounts(system: LocalSystem, run: string): Promise<Map<Platform, RunAccount>> {
+  const accounts = new Map<Platform, RunAccount>();
   for (const { platform, profiles: count } of PLAN) {
     const account = await system.seedAccount({ platforms: [], plan: 'pro' });
     const profileIds: string[] = [];
-    for (let i = 0; i < count; i++)
-      profileIds.push(
-        (
-          await connectSandboxProfile(
-            system.bus.rpc,
-            system.sandboxUrl,
-            account.accountId,
-            platform,
-            `${platform}_${run}_${i}`,
-          )
-        ).id,
+    const boardIds: Record<string, string> = {};
+    for (let i = 0; i < count; i++) {
+      const handle = `${platform}_${run}_${i}`;
+      const profile = await connectSandboxProfile(
+        system.bus.rpc,
+        system.sandboxUrl,
+        account.accountId,
+        platform,
+        handle,
       );
-    accounts.set(platform, { apiKey: account.apiKey, profileIds });
+      profileIds.push(profile.id);
+      // A pin goes to a board: each Pinterest profile gets one, as a real account has.
+      if (platform === 'pinterest') {
+        const board = await callSandbox<{ id: string }>(system.sandboxUrl, 'POST', '/pinterest/boards', {
+          handle,
+          name: 'Faults',
+        });
+        boardIds[profile.id] = board.body.id;
+      }
+    }
+    accounts.set(platform, { apiKey: account.apiKey, profileIds, boardIds });
   }
   return accounts;
 }
@@ -144,7 +149,7 @@ async function injectFaults(
  */
 async function createSchedules(
   system: LocalSystem,
-  accounts: Map<Platform, { apiKey: string; profileIds: string[] }>,
+  accounts: Map<Platform, RunAccount>,
   planned: PlannedPost[],
   extras: PostExtras,
   from: number,

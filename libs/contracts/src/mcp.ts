@@ -14,6 +14,7 @@ export const MCP_TOOL_NAMES = [
   'svc_get_billing_summary',
   'svc_get_calendar',
   'svc_get_connection_health',
+  'svc_get_pinterest_boards',
   'svc_get_post_approval_status',
   'svc_get_post_status',
   'svc_get_schedule',

@@ -10,7 +10,7 @@ import type {
 import { Client as Pg } from 'pg';
 import { Rpc } from '@postbus/contracts';
 import { completeConsent, connectSandboxProfile, createTestEnv, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
+import { startSystem, type RunningSystem } from '../support/system';
 
 const REDIRECT = 'http://127.0.0.1:8976/oauth/callback';
 

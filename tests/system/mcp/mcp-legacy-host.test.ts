@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MCP_TOKEN_EXCHANGE_DEPRECATION, Rpc } from '@postbus/contracts';
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
+import { startSystem, type RunningSystem } from '../support/system';
 
 const JWT_SECRET = randomBytes(32).toString('base64');
 

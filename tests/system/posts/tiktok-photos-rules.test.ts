@@ -1,7 +1,7 @@
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
-import { aJpeg } from '../../media/test/support/media-files';
-import { tiktokPhotoProblems } from '../src/posts/tiktok-photos.rules';
+import { startSystem, type RunningSystem } from '../support/system';
+import { aJpeg } from '../../../services/media/test/support/media-files';
+import { tiktokPhotoProblems } from '../../../services/posts/src/posts/tiktok-photos.rules';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',

@@ -7,7 +7,7 @@ import {
   type TestEnv,
   type TestMedia,
 } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
+import { startSystem, type RunningSystem } from '../support/system';
 
 let env: TestEnv;
 let system: RunningSystem;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createTestEnv, testServers, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
+import { startSystem, type RunningSystem } from '../support/system';
 
 const run = promisify(execFile);
 

@@ -1,7 +1,7 @@
 import { Rpc } from '@postbus/contracts';
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
-import { api, connectProfile, sandboxControl } from './support/handoff';
+import { startSystem, type RunningSystem } from '../support/system';
+import { api, connectProfile, sandboxControl } from '../../../services/connections/test/support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;

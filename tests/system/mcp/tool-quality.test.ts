@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { PLATFORMS } from '@postbus/contracts';
 import { createTestEnv, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
+import { startSystem, type RunningSystem } from '../support/system';
 
 /**
  * Bytes of the tools/list answer (2025-11-25, JSON, through the gateway) before titles, property

@@ -1,8 +1,8 @@
 import { MCP_MAX_BODY_BYTES, MCP_UPLOAD_BASE64_MAX_CHARS } from '@postbus/contracts';
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
-import { ANONYMOUS_MAX_BODY_BYTES } from '../src/entry-points/http/body-limits';
-import { rawPost } from './raw-http';
+import { startSystem, type RunningSystem } from '../support/system';
+import { ANONYMOUS_MAX_BODY_BYTES } from '../../../services/mcp/src/entry-points/http/body-limits';
+import { rawPost } from '../../../services/mcp/test/raw-http';
 
 let env: TestEnv;
 let system: RunningSystem;

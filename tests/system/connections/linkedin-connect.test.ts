@@ -1,5 +1,5 @@
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
+import { startSystem, type RunningSystem } from '../support/system';
 import {
   api,
   connectProfile,
@@ -7,7 +7,7 @@ import {
   platformUser,
   refreshCredentials,
   sandboxControl,
-} from './support/handoff';
+} from '../../../services/connections/test/support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;

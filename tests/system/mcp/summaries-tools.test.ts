@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
+import { startSystem, type RunningSystem } from '../support/system';
 
 let env: TestEnv;
 let system: RunningSystem;

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Rpc } from '@postbus/contracts';
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
+import { startSystem, type RunningSystem } from '../support/system';
 
 let env: TestEnv;
 let system: RunningSystem;

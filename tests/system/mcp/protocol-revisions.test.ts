@@ -6,8 +6,8 @@ import {
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
-import { buildToolRegistry } from '../src/tools/tool-registry';
+import { startSystem, type RunningSystem } from '../support/system';
+import { buildToolRegistry } from '../../../services/mcp/src/tools/tool-registry';
 
 let env: TestEnv;
 let system: RunningSystem;

@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { createTestEnv, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
+import { startSystem, type RunningSystem } from '../support/system';
 
 /**
  * The official MCP conformance suite (tests/conformance pins it, with the Node.js 22 it needs)
  * against the running system: single scenarios at the 2025-11-25 revision, then each requirement
  * set (2025-11-25 on the initialize wire, 2026-07-28 on the stateless one) as the suite defines it.
  */
-const SUITE = join(__dirname, '../../../tests/conformance/node_modules');
+const SUITE = join(__dirname, '../../conformance/node_modules');
 const NODE = join(SUITE, 'node/bin/node');
 const CLI = join(
   SUITE,

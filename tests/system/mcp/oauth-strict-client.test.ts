@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type * as OAuth from 'oauth4webapi' with { 'resolution-mode': 'import' };
 import { Rpc } from '@postbus/contracts';
 import { completeConsent, connectSandboxProfile, createTestEnv, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
+import { startSystem, type RunningSystem } from '../support/system';
 
 /**
  * An agent on a strict OAuth library (oauth4webapi: exact issuer and resource checks, `iss` in the

@@ -1,6 +1,12 @@
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../../../tests/system/support/system';
-import { api, connectProfile, credentialsOf, refreshCredentials, sandboxControl } from './support/handoff';
+import { startSystem, type RunningSystem } from '../support/system';
+import {
+  api,
+  connectProfile,
+  credentialsOf,
+  refreshCredentials,
+  sandboxControl,
+} from '../../../services/connections/test/support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;
