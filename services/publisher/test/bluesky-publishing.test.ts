@@ -1,11 +1,5 @@
-import { Rpc } from '@postbus/contracts';
-import {
-  publishedOn,
-  sandboxControl,
-  startPublisherHarness,
-  type PublisherHarness,
-  type SandboxProfile,
-} from './support/harness';
+import { publishedOn, sandboxControl, startPublisherHarness, type PublisherHarness } from './support/harness';
+import { blueskyProfile } from './support/bluesky-profile';
 import { startMediaServer, type MediaServer } from './support/media-server';
 import { bodiesOf, calls, lastRequestSeq } from './support/requests';
 
@@ -21,40 +15,11 @@ afterAll(async () => {
   await media?.close();
 });
 
-/** A Bluesky profile as connections holds one: the account's DID and handle, and a session made with its app password. */
-async function blueskyProfile(handle: string): Promise<SandboxProfile & { did: string }> {
-  const user = (await sandboxControl(h.sandbox, 'POST', '/users', { platform: 'bluesky', handle })).body as {
-    userId: string;
-    accessToken: string;
-  };
-  const res = await fetch(`${h.sandbox.url}/bluesky/xrpc/com.atproto.server.createSession`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ identifier: handle, password: user.accessToken }),
-  });
-  const session = (await res.json()) as { did: string; handle: string; accessJwt: string };
-  const profile = await h.bus.rpc.call(Rpc.connectionsSeedProfile, {
-    accountId: h.accountId,
-    platform: 'bluesky',
-    platformUserId: session.did,
-    handle: session.handle,
-    accessToken: session.accessJwt,
-  });
-  return {
-    profileId: profile.id,
-    userId: user.userId,
-    accessToken: session.accessJwt,
-    handle: session.handle,
-    platform: 'bluesky',
-    did: session.did,
-  };
-}
-
 const PERMALINK = /^https:\/\/bsky\.app\/profile\/([^/]+)\/post\/([234567a-z]{13})$/;
 
 describe('publishing to Bluesky', () => {
   test('when a text post is due, then one record is written under a key chosen beforehand, with facets at byte offsets, and its permalink is announced', async () => {
-    const bs = await blueskyProfile('text_sky');
+    const bs = await blueskyProfile(h, 'text_sky');
     const since = lastRequestSeq(h.sandbox);
     const caption = 'Grüße 👋🏽 see https://example.com/launch #LaunchDay';
     const job = h.due(bs, { caption, platformMeta: { bluesky: { langs: ['de', 'en'], linkCard: false } } });
@@ -88,7 +53,7 @@ describe('publishing to Bluesky', () => {
   });
 
   test('when a post with two images is due, then each is uploaded as a blob and the record carries them with their alt texts', async () => {
-    const bs = await blueskyProfile('photo_sky');
+    const bs = await blueskyProfile(h, 'photo_sky');
     const since = lastRequestSeq(h.sandbox);
     const urls = [media.link('a.jpg', 3000), media.link('b.png', 2000)];
     const job = h.due(bs, {
@@ -118,7 +83,7 @@ describe('publishing to Bluesky', () => {
   });
 
   test('when more than one video or five images are due, then the post fails without any call to Bluesky', async () => {
-    const bs = await blueskyProfile('strict_sky');
+    const bs = await blueskyProfile(h, 'strict_sky');
     const since = lastRequestSeq(h.sandbox);
     const job = h.due(bs, { caption: 'Too many', mediaUrls: [1, 2, 3, 4, 5].map((i) => media.link(`${i}.jpg`, 100)) });
 
@@ -130,7 +95,7 @@ describe('publishing to Bluesky', () => {
   });
 
   test('when the createRecord answer is lost, then the retry finds the post under its key and does not write it again', async () => {
-    const bs = await blueskyProfile('lossy_sky');
+    const bs = await blueskyProfile(h, 'lossy_sky');
     await sandboxControl(h.sandbox, 'POST', '/faults', {
       platform: 'bluesky',
       mode: 'timeout',
@@ -158,7 +123,7 @@ describe('publishing to Bluesky', () => {
   });
 
   test('when Bluesky fails the write with a 500 (the answer a taken key also gets), then the retry asks under the key first and writes once', async () => {
-    const bs = await blueskyProfile('flaky_sky');
+    const bs = await blueskyProfile(h, 'flaky_sky');
     await sandboxControl(h.sandbox, 'POST', '/faults', {
       platform: 'bluesky',
       mode: 'error',
