@@ -1,6 +1,7 @@
 import { X_TEXT_MAX } from '@postbus/contracts';
 import {
   assertXPost,
+  createXPost,
   fitsXPost,
   isXPlanLimit,
   problemOf,
@@ -120,5 +121,18 @@ describe('what X refuses, found before any call', () => {
     await expect(
       client.refresh({ platformUserId: '1', accessToken: 'a', refreshToken: null, expiresAt: null }),
     ).rejects.toMatchObject({ code: 'no_refresh_token', tokenRefused: true });
+  });
+
+  test('when X answers a post without its id, then it is invalid_answer with an unknown outcome: the post may be live', async () => {
+    const answer = () =>
+      Promise.resolve(
+        new Response(JSON.stringify({ data: { text: 'hi' } }), {
+          status: 201,
+          headers: { 'content-type': 'application/json' },
+        }),
+      );
+    await expect(
+      createXPost({ baseUrl: 'https://api.x.com', accessToken: 'a', fetchImpl: answer }, { text: 'hi' }),
+    ).rejects.toMatchObject({ code: 'invalid_answer', outcomeUnknown: true });
   });
 });
