@@ -37,8 +37,10 @@ export async function start(env?: Record<string, string | undefined>) {
         retryDelaysMs: [],
       }),
     )
-    .on(Events.postFirstComment, ({ data }) => finals.forget(data.accountId, data.postId))
-    .on(Events.postThread, ({ data }) => finals.forget(data.accountId, data.postId));
+    .on(Events.postFirstComment, ({ data }) =>
+      finals.forgetFirstComment(data.accountId, data.postId, data.firstComment),
+    )
+    .on(Events.postThread, ({ data }) => finals.forgetThread(data.accountId, data.postId, data.thread));
   await outcomes.start();
   svc.lifecycle.onStop('post outcomes', () => outcomes.stop());
   svc.metrics.gaugeOf(

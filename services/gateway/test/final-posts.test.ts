@@ -58,10 +58,34 @@ describe('FinalPosts', () => {
   test('when a kept post changes after all, then forgetting it reads it anew; a bound of 0 keeps nothing', () => {
     const finals = new FinalPosts(1 << 20);
     finals.keep(principal(), aPost('a'), answer('{}'));
-    finals.forget('acc1', 'a');
+    finals.forget('acc1', 'a', () => true);
     expect(finals.answerFor(principal(), 'a')).toBeUndefined();
     const none = new FinalPosts(0);
     none.keep(principal(), aPost('a'), answer('{}'));
     expect(none.size).toBe(0);
+  });
+
+  test('when a first comment settles anew, then an answer from before the change is not kept, and one showing it is', () => {
+    const finals = new FinalPosts(1 << 20);
+    const posted = { text: 'c', status: 'posted' as const, permalink: 'https://p/1', failedReason: null };
+    const failed = { text: 'c', status: 'failed' as const, permalink: null, failedReason: 'Removed.' };
+    finals.keep(principal(), aPost('a', { firstComment: posted }), answer('{"old":1}'));
+
+    finals.forgetFirstComment('acc1', 'a', failed);
+    finals.keep(principal(), aPost('a', { firstComment: posted }), answer('{"old":2}'));
+    expect(finals.answerFor(principal(), 'a')).toBeUndefined();
+
+    finals.keep(principal(), aPost('a', { firstComment: { ...failed } }), answer('{"new":1}'));
+    expect(finals.answerFor(principal(), 'a')?.json).toBe('{"new":1}');
+  });
+
+  test('when a chain settles anew, then only an answer showing the announced chain is kept again', () => {
+    const finals = new FinalPosts(1 << 20);
+    const part = { text: 'p', status: 'posted' as const, permalink: 'https://p/2', failedReason: null };
+    finals.forgetThread('acc1', 'a', [part]);
+    finals.keep(principal(), aPost('a', { thread: [] }), answer('{"old":1}'));
+    expect(finals.size).toBe(0);
+    finals.keep(principal(), aPost('a', { thread: [part] }), answer('{"new":1}'));
+    expect(finals.size).toBe(1);
   });
 });

@@ -1,4 +1,11 @@
-import { profileLimitOf, TERMINAL_POST_STATUSES, type Post, type Principal } from '@postbus/contracts';
+import { isDeepStrictEqual } from 'node:util';
+import {
+  profileLimitOf,
+  TERMINAL_POST_STATUSES,
+  type FollowUpOutcome,
+  type Post,
+  type Principal,
+} from '@postbus/contracts';
 
 /**
  * A post whose answer no longer changes: in a final state (posts applies a result only to a
@@ -24,6 +31,9 @@ interface Entry extends FinalAnswer {
   bytes: number;
 }
 
+/** Posts whose change was announced but not yet seen in an answer, held at most (oldest dropped first). */
+const MAX_AWAITED = 10_000;
+
 /** What an entry holds besides its JSON (key, tag, the entry and map slots), counted against the bound. */
 const ENTRY_OVERHEAD_BYTES = 256;
 
@@ -35,6 +45,8 @@ const ENTRY_OVERHEAD_BYTES = 256;
  */
 export class FinalPosts {
   private readonly entries = new Map<string, Entry>();
+  /** Announced changes posts may not have written yet: an answer is kept again only once it shows them. */
+  private readonly awaited = new Map<string, (post: Post) => boolean>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
@@ -63,6 +75,9 @@ export class FinalPosts {
     const bytes = answer.json.length * 2 + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.maxBytes) return;
     const key = keyOf(principal.accountId, post.id);
+    const shows = this.awaited.get(key);
+    if (shows && !shows(post)) return;
+    this.awaited.delete(key);
     this.forgetKey(key);
     this.entries.set(key, { ...answer, profileId: post.profileIds[0], bytes });
     this.bytes += bytes;
@@ -72,9 +87,30 @@ export class FinalPosts {
     }
   }
 
-  /** The post changed (a first comment or chain settled again, an outcome announced): its answer is read anew. */
-  forget(accountId: string, postId: string): void {
-    this.forgetKey(keyOf(accountId, postId));
+  /**
+   * The post changed (a first comment or chain settled again): its answer is read anew, and kept
+   * again only once an answer `shows` the change. The event reaches this gateway and posts on
+   * separate queues, so a read between the two would otherwise keep the answer from before.
+   */
+  forget(accountId: string, postId: string, shows: (post: Post) => boolean): void {
+    const key = keyOf(accountId, postId);
+    this.forgetKey(key);
+    this.awaited.delete(key);
+    this.awaited.set(key, shows);
+    for (const [oldest] of this.awaited) {
+      if (this.awaited.size <= MAX_AWAITED) break;
+      this.awaited.delete(oldest);
+    }
+  }
+
+  /** A first comment settled as announced: the post's answer is kept again once it shows `outcome`. */
+  forgetFirstComment(accountId: string, postId: string, outcome: FollowUpOutcome): void {
+    this.forget(accountId, postId, (post) => isDeepStrictEqual(post.firstComment, outcome));
+  }
+
+  /** A chain settled as announced: the post's answer is kept again once it shows `outcome`. */
+  forgetThread(accountId: string, postId: string, outcome: FollowUpOutcome[]): void {
+    this.forget(accountId, postId, (post) => isDeepStrictEqual(post.thread, outcome));
   }
 
   private forgetKey(key: string): void {
