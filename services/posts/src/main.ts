@@ -1,6 +1,7 @@
 import { Rpc } from '@postbus/contracts';
 import { OutboxRelay } from '@postbus/bus';
-import { PeriodicLoop, runMain } from '@postbus/kit';
+import { databaseOf, PeriodicLoop, runMain } from '@postbus/kit';
+import { forgetOldCalls } from './posts/create-request.repository';
 import { bootService, listen, type ServiceRuntime } from '@postbus/service';
 import { ApprovalRepository } from './approvals/approval.repository';
 import { ApprovalSigner } from './approvals/approval-signer';
@@ -58,12 +59,15 @@ async function wire(svc: ServiceRuntime, config: PostsConfig) {
 
   const series = new SeriesExtender(ports, svc.logger.child({ module: 'series' }), config.SERIES_EXTEND_EVERY_MS);
   const renditionWaits = watchRenditionWaits(svc, config, ports, relay);
+  const callSweep = sweepCallAnswers(svc, config.SCHEDULER_BATCH);
   await svc.rpc.start();
   await results.start();
   await profileFacts.start();
   series.start();
   renditionWaits.start();
+  callSweep.start();
   svc.lifecycle.onStop('rendition waits', () => renditionWaits.stop());
+  svc.lifecycle.onStop('call answers sweep', () => callSweep.stop());
   svc.lifecycle.onStop('series', () => series.stop());
   relay.start();
   scheduler.start();
@@ -173,6 +177,17 @@ function watchRenditionWaits(
       onError: (err) => renditionLogger.warn('rendition watch failed', { err: err.message }),
     },
   );
+}
+
+/** Now and then drops the answers kept for RPC call ids a day old, a batch at a time. */
+function sweepCallAnswers(svc: ServiceRuntime, batch: number): PeriodicLoop<number> {
+  const db = databaseOf(svc.ds!);
+  return new PeriodicLoop(() => forgetOldCalls(db, batch), {
+    everyMs: 10 * 60_000,
+    unref: true,
+    again: (n) => n === batch,
+    onError: (err) => svc.logger.warn('call answers sweep failed', { err: err.message }),
+  });
 }
 
 if (require.main === module) runMain(start);

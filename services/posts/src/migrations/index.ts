@@ -11,6 +11,7 @@ import { PostFollowUps1732200000009 } from './1732200000009-post-follow-ups';
 import { RenditionWait1732200000020 } from './1732200000020-rendition-wait';
 import { CoverFrames1732200000021 } from './1732200000021-cover-frames';
 import { ProfileFacts1732200000022 } from './1732200000022-profile-facts';
+import { CallAnswersSweep1732200000023 } from './1732200000023-call-answers-sweep';
 
 export const migrations = [
   CreateOutbox1732200000000,
@@ -26,4 +27,5 @@ export const migrations = [
   RenditionWait1732200000020,
   CoverFrames1732200000021,
   ProfileFacts1732200000022,
+  CallAnswersSweep1732200000023,
 ];

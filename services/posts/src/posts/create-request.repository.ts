@@ -1,5 +1,5 @@
 import { AppError } from '@postbus/contracts';
-import type { SqlRunner } from '@postbus/kit';
+import type { Database, SqlRunner } from '@postbus/kit';
 import type { ReplayKey, StoredAnswer } from './create-requests';
 
 /** Serializes the account's creates for the rest of the transaction (replays by externalId or Idempotency-Key). */
@@ -43,16 +43,29 @@ export async function recordAnswer<A = StoredAnswer>(
   hash: string,
   answer: A,
 ): Promise<void> {
-  // A request is never served after its deadline (seconds), so call ids older than a day can go.
-  if (keys.some(([kind]) => kind === 'call'))
-    await m.query(
-      `DELETE FROM create_requests WHERE account_id = $1 AND kind = 'call' AND created_at < now() - interval '1 day'`,
-      [accountId],
-    );
   for (const [kind, key] of keys) {
     await m.query(
       'INSERT INTO create_requests (account_id, kind, key, payload_hash, response) VALUES ($1, $2, $3, $4, $5::jsonb)',
       [accountId, kind, key, hash, JSON.stringify(answer)],
     );
   }
+}
+
+/** The create_requests rows of an answer, for a statement that stores them with the posts. */
+export function answerRows<A = StoredAnswer>(keys: ReplayKey[], hash: string, answer: A) {
+  return keys.map(([kind, key]) => ({ kind, key, payload_hash: hash, response: answer }));
+}
+
+/**
+ * Drops the answers kept for RPC call ids older than a day (a request is never served after its
+ * deadline, seconds); externalId and Idempotency-Key answers stay. Answers how many went.
+ */
+export async function forgetOldCalls(db: Database, batch: number): Promise<number> {
+  const rows = await db.updateReturning<{ key: string }>(
+    `DELETE FROM create_requests WHERE ctid IN (
+       SELECT ctid FROM create_requests WHERE kind = 'call' AND created_at < now() - interval '1 day' LIMIT $1
+     ) RETURNING key`,
+    [batch],
+  );
+  return rows.length;
 }

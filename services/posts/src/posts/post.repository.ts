@@ -165,14 +165,17 @@ export class PostRepository {
 
   /**
    * Inserts the rows and adds them to the account's count for the month of `now`, in one
-   * statement (atomic, one round trip), only while the count stays within `perMonth`. Answers
-   * the new count, or null when the rows would go beyond it (then nothing is written). The count
-   * row is updated under its row lock, so two creates at once cannot both squeeze under.
+   * statement (atomic, one round trip), only while the count stays within `perMonth`; with them,
+   * the `answers` a repeated request gets (create_requests). Answers the new count, or null when
+   * the rows would go beyond it (then nothing is written). The count row is updated under its row
+   * lock, so two creates at once cannot both squeeze under; run outside a transaction, the
+   * statement holds that lock only while PostgreSQL runs and commits it, never across a round trip.
    */
   async insertCounted(
     m: DataSource | EntityManager,
     rows: NewPost[],
     q: { accountId: string; now: Date; perMonth: number },
+    answers: { kind: string; key: string; payload_hash: string; response: unknown }[] = [],
   ): Promise<number | null> {
     const list = COLUMNS.join(', ');
     const [row]: { created: number | null }[] = await m.query(
@@ -183,6 +186,11 @@ export class PostRepository {
          RETURNING created
        ), inserted AS (
          INSERT INTO posts (${list}) SELECT ${list} FROM json_populate_recordset(NULL::posts, $5::json) WHERE EXISTS (SELECT 1 FROM counted)
+       ), answered AS (
+         INSERT INTO create_requests (account_id, kind, key, payload_hash, response)
+         SELECT $1, a.kind, a.key, a.payload_hash, a.response
+         FROM json_to_recordset($6::json) AS a(kind text, key text, payload_hash text, response jsonb)
+         WHERE EXISTS (SELECT 1 FROM counted)
        )
        SELECT (SELECT created FROM counted) AS created`,
       [
@@ -195,6 +203,7 @@ export class PostRepository {
             Object.fromEntries(COLUMNS.map((c) => [c, c === 'thread' ? (r.thread ?? []) : (r[c] ?? null)])),
           ),
         ),
+        JSON.stringify(answers),
       ],
     );
     return row.created ?? null;

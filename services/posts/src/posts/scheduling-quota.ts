@@ -12,8 +12,9 @@ export async function storeWithinQuota(
   posts: PostRepository,
   rows: NewPost[],
   q: { accountId: string; perMonth: number; now: Date },
+  answers: Parameters<PostRepository['insertCounted']>[3] = [],
 ): Promise<void> {
-  if ((await posts.insertCounted(m, rows, q)) !== null) return;
+  if ((await posts.insertCounted(m, rows, q, answers)) !== null) return;
   const used = await posts.countCreatedThisMonth(m instanceof EntityManager ? m : m.manager, q.accountId, q.now);
   throw new AppError(
     'quota_exceeded',

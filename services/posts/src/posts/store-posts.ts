@@ -6,7 +6,7 @@ import {
   type PostPayload,
   type Principal,
 } from '@postbus/contracts';
-import { findReplay, lockAccount, recordAnswer } from './create-request.repository';
+import { answerRows, findReplay, lockAccount, recordAnswer } from './create-request.repository';
 import { payloadHash, replayKeys, type ReplayKey, type StoredAnswer } from './create-requests';
 import type { NewPost } from './post.repository';
 import type { PostsPorts } from './posts.ports';
@@ -82,8 +82,10 @@ export async function storePosts(
     scheduledTime: req.scheduledTime?.toISOString() ?? null,
   };
   const quota = { accountId: principal.accountId, perMonth: quotas.scheduledPostsPerMonth, now: ports.clock() };
-  if (!keys.length && !req.queue) {
-    await storeWithinQuota(ports.ds, ports.posts, rows, quota);
+  // Without a client's key or a queue, nothing has to be read under a lock first: the rows, the
+  // count and the answer a redelivered call gets are one statement, committed on its own.
+  if (!clientKeys.length && !req.queue) {
+    await storeWithinQuota(ports.ds, ports.posts, rows, quota, answerRows(keys, hash, answer));
     return { ...answer, replayed: false };
   }
   return storeAnswered(ports, principal, req, { rows, answer, quota, keys, clientKeys, hash });
