@@ -1,4 +1,5 @@
 import { Rpc } from '@postbus/contracts';
+import { bodiesOf, calls, lastRequestSeq, startMediaServer, type MediaServer } from '@postbus/testing';
 import {
   publishedOn,
   sandboxControl,
@@ -6,8 +7,6 @@ import {
   type PublisherHarness,
   type SandboxProfile,
 } from './support/harness';
-import { startMediaServer, type MediaServer } from './support/media-server';
-import { bodiesOf, calls, lastRequestSeq } from './support/requests';
 
 let h: PublisherHarness;
 let media: MediaServer;
@@ -238,8 +237,94 @@ describe('LinkedIn errors', () => {
 
     const items = await mine(m);
     expect(items).toHaveLength(1);
-    expect(await lines(m, since)).toEqual(['POST /linkedin/rest/posts', 'POST /linkedin/rest/posts']);
+    expect(await lines(m, since)).toEqual([
+      'POST /linkedin/rest/posts',
+      'POST /linkedin/rest/posts',
+      'GET /linkedin/rest/posts/{urn}',
+    ]);
     expect(outcome).toMatchObject({ name: 'post.published', data: { platformPostId: items[0].id } });
+  });
+
+  test('when the author already posted the same content, then the post fails as a duplicate naming the first post', async () => {
+    const m = await linkedInProfile('repeating_member');
+    const first = h.due(m, { caption: 'same words' });
+    await h.publish(first);
+    await h.outcome(first.postId);
+    const since = lastRequestSeq(h.sandbox);
+    const again = h.due(m, { caption: 'same words' });
+
+    await h.publish(again);
+    const outcome = await h.outcome(again.postId);
+
+    const [item] = await mine(m);
+    expect(outcome).toMatchObject({
+      name: 'post.failed',
+      data: { reason: expect.stringMatching(new RegExp(`duplicate: the author already posted it .*${item.id}`)) },
+    });
+    expect(await lines(m, since)).toEqual(['POST /linkedin/rest/posts']);
+    expect(await mine(m)).toHaveLength(1);
+  });
+
+  test('when a resend after a lost request is refused naming a post from before the first send, then the post fails as a duplicate', async () => {
+    const m = await linkedInProfile('older_twin_member');
+    const first = h.due(m, { caption: 'twice told' });
+    await h.publish(first);
+    await h.outcome(first.postId);
+    h.sandbox.state.linkedin.posts.forEach((p) => (p.createdAt -= 10 * 60_000));
+    await sandboxControl(h.sandbox, 'POST', '/faults', {
+      platform: 'linkedin',
+      mode: 'timeout',
+      operation: 'publish',
+      applied: false,
+    });
+    const again = h.due(m, { caption: 'twice told' });
+
+    await h.publish(again);
+    const outcome = await h.outcome(again.postId);
+
+    expect(outcome).toMatchObject({
+      name: 'post.failed',
+      data: { reason: expect.stringMatching(/duplicate: the author already posted it on \d{4}-/) },
+    });
+    expect(await mine(m)).toHaveLength(1);
+  });
+
+  test('when a resend is refused naming a post the author deleted, then the post fails saying so, not posted', async () => {
+    const m = await linkedInProfile('deleting_member');
+    const first = h.due(m, { caption: 'said and unsaid' });
+    await h.publish(first);
+    await h.outcome(first.postId);
+    const [item] = await mine(m);
+    const deleted = await fetch(`${h.sandbox.url}/linkedin/rest/posts/${encodeURIComponent(item.id)}`, {
+      method: 'DELETE',
+      headers: {
+        authorization: `Bearer ${m.accessToken}`,
+        'linkedin-version': h.sandbox.state.linkedin.limits.newestVersion,
+        'x-restli-protocol-version': '2.0.0',
+      },
+    });
+    expect(deleted.status).toBe(204);
+    await sandboxControl(h.sandbox, 'POST', '/faults', {
+      platform: 'linkedin',
+      mode: 'timeout',
+      operation: 'publish',
+      applied: false,
+    });
+    const since = lastRequestSeq(h.sandbox);
+    const again = h.due(m, { caption: 'said and unsaid' });
+
+    await h.publish(again);
+    const outcome = await h.outcome(again.postId);
+
+    expect(outcome).toMatchObject({
+      name: 'post.failed',
+      data: { reason: expect.stringMatching(/posted it before and deleted it/) },
+    });
+    expect(await lines(m, since)).toEqual([
+      'POST /linkedin/rest/posts',
+      'POST /linkedin/rest/posts',
+      'GET /linkedin/rest/posts/{urn}',
+    ]);
   });
 
   test('when LinkedIn fails with a 500 once, then the retry publishes', async () => {

@@ -71,14 +71,22 @@ export interface LinkedInPost {
 
 /** LinkedIn's refusal of a repeated post names the first one: "Content is a duplicate of urn:li:share:…". */
 const DUPLICATE = /duplicate of (urn:li:(?:share|ugcPost):\d+)/i;
+/** How much earlier than our first send a post LinkedIn names may say it was created (clocks apart). */
+const CLOCK_SKEW_MS = 60_000;
 
 /**
  * Creates the post (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#create-a-post):
  * 201 with the post's URN in `x-restli-id`. LinkedIn refuses the same content from the same author
- * again with 422 naming the first post, so a resend after a lost answer publishes once: that answer
- * is taken as the post.
+ * again with 422 naming the first post. Resent after a lost answer (`firstSentAt`: when this post
+ * was first sent), that refusal names our own post when LinkedIn created it since then: it is taken
+ * as the post. A refusal on a first send, or naming an older or deleted post, is the author's
+ * content repeated: the post fails, saying which one it repeats.
  */
-export async function createLinkedInPost(api: LinkedInApiOptions, input: LinkedInPostInput): Promise<LinkedInPost> {
+export async function createLinkedInPost(
+  api: LinkedInApiOptions,
+  input: LinkedInPostInput,
+  opts: { firstSentAt?: Date } = {},
+): Promise<LinkedInPost> {
   let urn: string | null;
   try {
     const { headers } = await callLinkedIn(api, {
@@ -91,7 +99,7 @@ export async function createLinkedInPost(api: LinkedInApiOptions, input: LinkedI
   } catch (err) {
     const first = isPlatformError(err) && err.status === 422 ? DUPLICATE.exec(err.message)?.[1] : undefined;
     if (!first) throw err;
-    urn = first;
+    urn = await ourOwnPost(api, first, opts.firstSentAt);
   }
   if (!urn || !/^urn:li:(share|ugcPost):\d+$/.test(urn))
     throw new PlatformError('LinkedIn created the post but did not name it (no x-restli-id).', {
@@ -101,6 +109,42 @@ export async function createLinkedInPost(api: LinkedInApiOptions, input: LinkedI
       outcomeUnknown: true,
     });
   return { urn, permalink: linkedInPermalink(urn) };
+}
+
+/** The post a duplicate refusal names when it is the one an earlier send of ours created; else the refusal, explained. */
+async function ourOwnPost(api: LinkedInApiOptions, urn: string, firstSentAt: Date | undefined): Promise<string> {
+  const repeated = (why: string) =>
+    refuse(
+      `LinkedIn refuses this post as a duplicate: the author ${why} with the same text and media (${urn}). Change the text to post it again.`,
+      'duplicate_content',
+    );
+  if (!firstSentAt) throw repeated('already posted it');
+  const named = await getLinkedInPost(api, urn);
+  // LinkedIn keeps refusing content of a post deleted lately, naming a post that no longer exists.
+  if (!named) throw repeated('posted it before and deleted it');
+  if (named.createdAt !== null && named.createdAt < firstSentAt.getTime() - CLOCK_SKEW_MS)
+    throw repeated(`already posted it on ${new Date(named.createdAt).toISOString()}`);
+  return urn;
+}
+
+/** A post as the Posts API reads it back: its URN and when it was created (epoch ms; null when not said). */
+export interface LinkedInPostRead {
+  urn: string;
+  createdAt: number | null;
+}
+
+/** Reads a post (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#retrieve-posts); null when LinkedIn has none (404). */
+export async function getLinkedInPost(api: LinkedInApiOptions, urn: string): Promise<LinkedInPostRead | null> {
+  try {
+    const { body } = await callLinkedIn<{ id?: unknown; createdAt?: unknown }>(api, {
+      method: 'GET',
+      path: `/rest/posts/${encodeURIComponent(urn)}`,
+    });
+    return { urn, createdAt: typeof body.createdAt === 'number' ? body.createdAt : null };
+  } catch (err) {
+    if (isPlatformError(err) && err.status === 404) return null;
+    throw err;
+  }
 }
 
 /** The post's page: `https://www.linkedin.com/feed/update/{urn}/`. */

@@ -57,6 +57,18 @@ export function linkedinRouter(state: SandboxState, logger: Logger): Router {
   organizationRoutes(router, state);
   // https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#create-a-post
   router.post('/rest/posts', (req: Request, res: Response) => createPost(state, req, res));
+  // https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#retrieve-posts
+  router.get('/rest/posts/:urn', (req: Request, res: Response) => {
+    const post = authorsPost(state, req);
+    if (!passFault(state, 'read', res)) return;
+    send(state, res, 200, postView(post));
+  });
+  // https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#delete-posts
+  router.delete('/rest/posts/:urn', (req: Request, res: Response) => {
+    const post = authorsPost(state, req);
+    post.deletedAt = state.now();
+    send(state, res, 204, undefined);
+  });
   router.use((req) => {
     if (req.path.startsWith(LINKEDIN_UPLOAD_PATH)) throw new LinkedInError(404, 'NOT_FOUND', 'Unknown upload');
     throw new LinkedInError(404, 'RESOURCE_NOT_FOUND', `No virtual resource found (${req.method} ${req.path})`);
@@ -102,6 +114,33 @@ function createPost(state: SandboxState, req: Request, res: Response): void {
   for (const a of assets) a.postUrn = post.urn;
   recordPublished(state, post, user.handle, assets, b);
   send(state, res, 201, undefined, { 'x-restli-id': post.urn, 'x-linkedin-id': post.urn });
+}
+
+/** The post a request names, not deleted, when the caller may act as its author; else LinkedIn's 404 or 403. */
+function authorsPost(state: SandboxState, req: Request): LinkedInPostRecord {
+  const user = memberOf(state, req);
+  const post = state.linkedin.posts.get(String(req.params.urn));
+  if (!post || post.deletedAt !== undefined)
+    throw new LinkedInError(404, 'RESOURCE_NOT_FOUND', `Not Found: ${String(req.params.urn).slice(0, 80)}`);
+  assertMayAuthor(state, user, post.author);
+  return post;
+}
+
+/** A post as the Posts API answers it (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#post-schema). */
+function postView(post: LinkedInPostRecord): Record<string, unknown> {
+  return {
+    id: post.urn,
+    author: post.author,
+    commentary: post.commentary,
+    visibility: post.visibility,
+    lifecycleState: 'PUBLISHED',
+    distribution: { feedDistribution: 'MAIN_FEED', targetEntities: [], thirdPartyDistributionChannels: [] },
+    ...(post.content && { content: post.content }),
+    isReshareDisabledByAuthor: false,
+    createdAt: post.createdAt,
+    publishedAt: post.createdAt,
+    lastModifiedAt: post.createdAt,
+  };
 }
 
 /**

@@ -64,6 +64,8 @@ export interface LinkedInPostRecord {
   visibility: string;
   content: Record<string, unknown> | null;
   createdAt: number;
+  /** Deleted by its author: no longer read, yet its content is still refused as a duplicate. */
+  deletedAt?: number;
 }
 
 export interface LinkedInOrganization {

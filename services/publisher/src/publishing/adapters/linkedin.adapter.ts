@@ -35,6 +35,8 @@ interface LinkedInAssetRef {
 interface LinkedInCheckpoint extends Checkpoint {
   /** Assets uploaded so far, in the post's order (an unused asset harms nothing). */
   assets?: LinkedInAssetRef[];
+  /** When the post was first sent (epoch ms): a duplicate refusal naming a post created since is our own. */
+  firstSentAt?: number;
 }
 
 /** Documents API: PPT, PPTX, DOC, DOCX and PDF (https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/documents-api). */
@@ -84,15 +86,21 @@ export function linkedinAdapter(cfg: AdapterConfig): PlatformAdapter {
           return { kind: 'waiting', checkpoint: cp, what: 'LinkedIn was still processing the media' };
       }
       // Durable before the call: a taken-over attempt resends the same content, and LinkedIn names the first post.
+      const resent = cp.firstSentAt !== undefined;
+      cp = { ...cp, firstSentAt: cp.firstSentAt ?? Date.now() };
       await ctx.save({ ...cp, phase: 'publishing' });
       // https://learn.microsoft.com/en-us/linkedin/marketing/community-management/shares/posts-api#create-a-post
-      const post = await createLinkedInPost(api(ctx), {
-        author: ctx.creds.platformUserId,
-        text: ctx.job.caption,
-        visibility: meta.visibility,
-        disableReshare: meta.disableReshare,
-        content: contentOf(cp.assets!, meta),
-      });
+      const post = await createLinkedInPost(
+        api(ctx),
+        {
+          author: ctx.creds.platformUserId,
+          text: ctx.job.caption,
+          visibility: meta.visibility,
+          disableReshare: meta.disableReshare,
+          content: contentOf(cp.assets!, meta),
+        },
+        { firstSentAt: resent ? new Date(cp.firstSentAt!) : undefined },
+      );
       return published(post.urn, post.permalink);
     },
 
