@@ -209,9 +209,17 @@ describe('the LinkedIn emulator', () => {
       status: 403,
       message: expect.stringMatching(/ADMINISTRATOR/),
     });
+    const sentAt = new Date();
     const first = await createLinkedInPost(m.api, { author: m.author, text: 'same words', content: { kind: 'none' } });
-    const again = await createLinkedInPost(m.api, { author: m.author, text: 'same words', content: { kind: 'none' } });
-    expect(again).toEqual(first);
+    expect(
+      await refusal(createLinkedInPost(m.api, { author: m.author, text: 'same words', content: { kind: 'none' } })),
+    ).toMatchObject({ code: 'duplicate_content', message: expect.stringContaining(first.urn) });
+    const resent = await createLinkedInPost(
+      m.api,
+      { author: m.author, text: 'same words', content: { kind: 'none' } },
+      { firstSentAt: sentAt },
+    );
+    expect(resent).toEqual(first);
     expect(
       sandbox.state.published.list({ platform: 'linkedin', userId: m.userId }).filter((p) => p.text === 'same words'),
     ).toHaveLength(1);
