@@ -2,12 +2,11 @@ import { createCipheriv, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { AppError, Rpc, type Principal } from '@postbus/contracts';
 import type { Bus } from '@postbus/bus';
-import { createTestEnv, openTestBus, type TestEnv } from '@postbus/testing';
+import { createTestEnv, hiddenFields, openTestBus, Visitor, type TestEnv } from '@postbus/testing';
 import { command as rotateCommand } from '../../../scripts/commands/rotate-token-key.command';
 import { readConfig } from '../src/config';
 import { start } from '../src/main';
 import { sealedAt, TokenVault } from '../src/vault/token-vault';
-import { hiddenFields, Visitor } from './support/handoff';
 
 const K1 = randomBytes(32).toString('base64');
 const K2 = randomBytes(32).toString('base64');

@@ -1,9 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { aJpeg } from '@postbus/testing';
+import { aJpeg, bodiesOf, calls, lastRequestSeq } from '@postbus/testing';
 import { blueskyProfile } from './support/bluesky-profile';
 import { publishedOn, startPublisherHarness, type PublisherHarness } from './support/harness';
-import { bodiesOf, calls, lastRequestSeq } from './support/requests';
 
 let h: PublisherHarness;
 let site: Server;

@@ -1,7 +1,6 @@
+import { bodiesOf, calls, lastRequestSeq, startMediaServer, type MediaServer } from '@postbus/testing';
 import { publishedOn, sandboxControl, startPublisherHarness, type PublisherHarness } from './support/harness';
 import { blueskyProfile } from './support/bluesky-profile';
-import { startMediaServer, type MediaServer } from './support/media-server';
-import { bodiesOf, calls, lastRequestSeq } from './support/requests';
 
 let h: PublisherHarness;
 let media: MediaServer;

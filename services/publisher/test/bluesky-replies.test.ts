@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Events, type EventEnvelope } from '@postbus/contracts';
 import type { EventConsumer } from '@postbus/bus';
-import { waitFor } from '@postbus/testing';
+import { calls, lastRequestSeq, waitFor } from '@postbus/testing';
 import { blueskyProfile } from './support/bluesky-profile';
 import { sandboxControl, startPublisherHarness, type PublisherHarness } from './support/harness';
-import { calls, lastRequestSeq } from './support/requests';
 
 let h: PublisherHarness;
 let consumer: EventConsumer;

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { startMediaServer, type MediaServer } from '@postbus/testing';
 import { publishedOn, startPublisherHarness, type PublisherHarness } from './support/harness';
-import { startMediaServer, type MediaServer } from './support/media-server';
 
 let h: PublisherHarness;
 let media: MediaServer;

@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { waitFor } from '@postbus/testing';
+import { startMediaServer, waitFor, type MediaServer } from '@postbus/testing';
 import { sandboxControl, startPublisherHarness, type PublisherHarness } from './support/harness';
-import { startMediaServer, type MediaServer } from './support/media-server';
 
 let h: PublisherHarness;
 let media: MediaServer;

@@ -1,4 +1,5 @@
 import { Rpc } from '@postbus/contracts';
+import { bodiesOf, calls, lastRequestSeq, startMediaServer, type MediaServer } from '@postbus/testing';
 import {
   publishedOn,
   sandboxControl,
@@ -6,8 +7,6 @@ import {
   type PublisherHarness,
   type SandboxProfile,
 } from './support/harness';
-import { startMediaServer, type MediaServer } from './support/media-server';
-import { bodiesOf, calls, lastRequestSeq } from './support/requests';
 
 let h: PublisherHarness;
 let media: MediaServer;

@@ -1,5 +1,6 @@
 import { Rpc } from '@postbus/contracts';
 import { createMastodonStatus } from '@postbus/platforms';
+import { bodiesOf, calls, lastRequestSeq, startMediaServer, type MediaServer } from '@postbus/testing';
 import { mastodonAdapter } from '../src/publishing/adapters/mastodon.adapter';
 import type { AdapterConfig } from '../src/publishing/adapters/adapter-config';
 import type { PublishContext } from '../src/publishing/adapters/platform-adapter';
@@ -10,8 +11,6 @@ import {
   type PublisherHarness,
   type SandboxProfile,
 } from './support/harness';
-import { startMediaServer, type MediaServer } from './support/media-server';
-import { bodiesOf, calls, lastRequestSeq } from './support/requests';
 
 let h: PublisherHarness;
 let media: MediaServer;

@@ -1,4 +1,4 @@
-import { waitFor } from '@postbus/testing';
+import { calls, lastRequestSeq, startMediaServer, waitFor, type MediaServer } from '@postbus/testing';
 import {
   publishedOn,
   sandboxControl,
@@ -6,8 +6,6 @@ import {
   type PublisherHarness,
   type SandboxProfile,
 } from './support/harness';
-import { startMediaServer, type MediaServer } from './support/media-server';
-import { calls, lastRequestSeq } from './support/requests';
 
 let h: PublisherHarness;
 let media: MediaServer;

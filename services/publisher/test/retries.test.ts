@@ -1,5 +1,5 @@
+import { calls, lastRequestSeq } from '@postbus/testing';
 import { publishedOn, sandboxControl, startPublisherHarness, type PublisherHarness } from './support/harness';
-import { calls, lastRequestSeq } from './support/requests';
 
 let h: PublisherHarness;
 

@@ -1,5 +1,5 @@
+import { startMediaServer, type MediaServer } from '@postbus/testing';
 import { startPublisherHarness, type PublisherHarness } from './support/harness';
-import { startMediaServer, type MediaServer } from './support/media-server';
 
 /**
  * The sandbox's default TikTok client is unaudited, as every new TikTok app is: SELF_ONLY posts,

@@ -1,6 +1,5 @@
+import { calls, lastRequestSeq, startMediaServer, type MediaServer } from '@postbus/testing';
 import { publishedOn, sandboxControl, startPublisherHarness, type PublisherHarness } from './support/harness';
-import { startMediaServer, type MediaServer } from './support/media-server';
-import { calls, lastRequestSeq } from './support/requests';
 
 let h: PublisherHarness;
 let media: MediaServer;

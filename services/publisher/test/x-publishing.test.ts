@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Events, type EventEnvelope } from '@postbus/contracts';
 import type { EventConsumer } from '@postbus/bus';
 import { createXPost } from '@postbus/platforms';
-import { waitFor } from '@postbus/testing';
+import { bodiesOf, calls, lastRequestSeq, startMediaServer, waitFor, type MediaServer } from '@postbus/testing';
 import type { AdapterConfig } from '../src/publishing/adapters/adapter-config';
 import { xFollowUps } from '../src/publishing/follow-ups/x-follow-ups';
 import {
@@ -12,8 +12,6 @@ import {
   type PublisherHarness,
   type SandboxProfile,
 } from './support/harness';
-import { startMediaServer, type MediaServer } from './support/media-server';
-import { bodiesOf, calls, lastRequestSeq } from './support/requests';
 
 let h: PublisherHarness;
 let media: MediaServer;

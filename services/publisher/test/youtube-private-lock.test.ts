@@ -1,3 +1,4 @@
+import { calls, lastRequestSeq, startMediaServer, type MediaServer } from '@postbus/testing';
 import {
   publishedOn,
   sandboxControl,
@@ -5,8 +6,6 @@ import {
   type PublisherHarness,
   type SandboxProfile,
 } from './support/harness';
-import { startMediaServer, type MediaServer } from './support/media-server';
-import { calls, lastRequestSeq } from './support/requests';
 
 let h: PublisherHarness;
 let media: MediaServer;

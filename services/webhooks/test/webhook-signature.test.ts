@@ -1,6 +1,6 @@
+import { signaturesMadeBy, verifiedBy } from '@postbus/testing';
 import { newWebhookSecret, secretKey } from '../src/endpoints/webhook-secret';
 import { signWebhook } from '../src/sending/webhook-signature';
-import { signaturesMadeBy, verifiedBy } from './support/verify-standard-webhook';
 
 const body = JSON.stringify({
   id: 'evt_1',

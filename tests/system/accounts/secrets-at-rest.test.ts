@@ -3,10 +3,7 @@ import { Client } from 'pg';
 import { Rpc } from '@postbus/contracts';
 import { completeConsent, createTestEnv, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import {
-  connectProfile as connectThroughHandoff,
-  issuedTokens,
-} from '../../../services/connections/test/support/handoff';
+import { connectProfile as connectThroughHandoff, issuedTokens } from '../support/handoff';
 
 /**
  * No secret at rest in clear: a database seeded through the product (an account with a password,

@@ -1,14 +1,7 @@
 import { Rpc } from '@postbus/contracts';
 import { aJpeg, createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import {
-  api,
-  hiddenFields,
-  newConnectUrl,
-  platformUser,
-  sandboxControl,
-  Visitor,
-} from '../../../services/connections/test/support/handoff';
+import { api, hiddenFields, newConnectUrl, platformUser, sandboxControl, Visitor } from '../support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;

@@ -1,14 +1,7 @@
 import { Rpc } from '@postbus/contracts';
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import {
-  api,
-  issuedTokens,
-  newConnectUrl,
-  platformUser,
-  Visitor,
-  walkHandoff,
-} from '../../../services/connections/test/support/handoff';
+import { api, issuedTokens, newConnectUrl, platformUser, Visitor, walkHandoff } from '../support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;

@@ -2,7 +2,7 @@ import { AppError, Events, Rpc, type EventEnvelope } from '@postbus/contracts';
 import type { EventConsumer } from '@postbus/bus';
 import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import { api, connectProfile } from '../../../services/connections/test/support/handoff';
+import { api, connectProfile } from '../support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;

@@ -12,7 +12,7 @@ import {
   platformUser,
   sandboxControl,
   Visitor,
-} from '../../../services/connections/test/support/handoff';
+} from '../support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;

@@ -7,7 +7,7 @@ import {
   platformUser,
   refreshCredentials,
   sandboxControl,
-} from '../../../services/connections/test/support/handoff';
+} from '../support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;

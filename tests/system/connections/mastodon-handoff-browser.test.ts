@@ -1,7 +1,7 @@
 import { chromium, type Browser } from 'playwright-core';
 import { createTestEnv, type SeededAccount, type TestEnv, testServers } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import { api, newConnectUrl, sandboxControl } from '../../../services/connections/test/support/handoff';
+import { api, newConnectUrl, sandboxControl } from '../support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;

@@ -1,12 +1,6 @@
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import {
-  api,
-  connectProfile,
-  credentialsOf,
-  refreshCredentials,
-  sandboxControl,
-} from '../../../services/connections/test/support/handoff';
+import { api, connectProfile, credentialsOf, refreshCredentials, sandboxControl } from '../support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;

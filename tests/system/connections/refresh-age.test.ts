@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { Rpc } from '@postbus/contracts';
 import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import { api, connectProfile, sandboxControl } from '../../../services/connections/test/support/handoff';
+import { api, connectProfile, sandboxControl } from '../support/handoff';
 
 describe('the refresher and young Instagram tokens', () => {
   let env: TestEnv;

@@ -1,11 +1,6 @@
 import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import {
-  connectProfile,
-  credentialsOf,
-  listedProfile,
-  sandboxControl,
-} from '../../../services/connections/test/support/handoff';
+import { connectProfile, credentialsOf, listedProfile, sandboxControl } from '../support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;

@@ -1,12 +1,7 @@
 import { AppError } from '@postbus/contracts';
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import {
-  connectProfile,
-  listedProfile,
-  refreshCredentials,
-  sandboxControl,
-} from '../../../services/connections/test/support/handoff';
+import { connectProfile, listedProfile, refreshCredentials, sandboxControl } from '../support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;

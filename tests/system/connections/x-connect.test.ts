@@ -1,14 +1,7 @@
 import { Rpc } from '@postbus/contracts';
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import {
-  api,
-  connectProfile,
-  newConnectUrl,
-  sandboxControl,
-  Visitor,
-  hiddenFields,
-} from '../../../services/connections/test/support/handoff';
+import { api, connectProfile, newConnectUrl, sandboxControl, Visitor, hiddenFields } from '../support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;

@@ -2,7 +2,7 @@ import { MCP_MAX_BODY_BYTES, MCP_UPLOAD_BASE64_MAX_CHARS } from '@postbus/contra
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
 import { ANONYMOUS_MAX_BODY_BYTES } from '../../../services/mcp/src/entry-points/http/body-limits';
-import { rawPost } from '../../../services/mcp/test/raw-http';
+import { rawPost } from './raw-http';
 
 let env: TestEnv;
 let system: RunningSystem;

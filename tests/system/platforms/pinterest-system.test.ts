@@ -1,6 +1,5 @@
-import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, FAST_PUBLISHER_ENV, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import { FAST_PUBLISHER_ENV } from '../../../services/publisher/test/support/harness';
 
 let env: TestEnv;
 let system: RunningSystem;

@@ -1,6 +1,5 @@
-import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { aJpeg, createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import { aJpeg } from '../../../services/media/test/support/media-files';
 import { tiktokPhotoProblems } from '../../../services/posts/src/posts/tiktok-photos.rules';
 
 const PNG = Buffer.from(

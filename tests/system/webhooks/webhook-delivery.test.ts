@@ -1,8 +1,7 @@
-import { createTestEnv, waitFor, type TestEnv } from '@postbus/testing';
+import { createTestEnv, signaturesMadeBy, verifiedBy, waitFor, type TestEnv } from '@postbus/testing';
 import { api } from '../support/posts-api';
 import { startSystem, type RunningSystem } from '../support/system';
 import { Receivers } from './receiver';
-import { signaturesMadeBy, verifiedBy } from '../../../services/webhooks/test/support/verify-standard-webhook';
 import { createWebhook, deliveriesOf, publishPost, schedulePost } from './webhooks-api';
 
 let env: TestEnv;

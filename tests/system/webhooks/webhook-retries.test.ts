@@ -1,8 +1,7 @@
-import { createTestEnv, freePort, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, freePort, verifiedBy, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { api } from '../support/posts-api';
 import { startSystem, type RunningSystem } from '../support/system';
 import { Receivers } from './receiver';
-import { verifiedBy } from '../../../services/webhooks/test/support/verify-standard-webhook';
 import { createWebhook, deliveriesOf, publishPost } from './webhooks-api';
 
 const SCHEDULE_MS = [100, 200, 400, 800, 1600];

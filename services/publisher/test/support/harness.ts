@@ -5,7 +5,7 @@ import type { Bus } from '@postbus/bus';
 import { Events, Rpc, type PostDue } from '@postbus/contracts';
 import { start as startConnections } from '@postbus/connections';
 import { startSandbox, type RunningSandbox, type StartSandboxOptions } from '@postbus/sandbox';
-import { callSandbox, createTestEnv, openTestBus, waitFor, type TestEnv } from '@postbus/testing';
+import { callSandbox, createTestEnv, FAST_PUBLISHER_ENV, openTestBus, waitFor, type TestEnv } from '@postbus/testing';
 import { start as startPublisher } from '../../src/main';
 
 export interface Outcome {
@@ -55,23 +55,6 @@ export interface PublisherHarness {
   stopPublisher(): Promise<void>;
   stop(): Promise<void>;
 }
-
-export const FAST_PUBLISHER_ENV: Record<string, string> = {
-  PUBLISHER_BACKOFF_BASE_MS: '40',
-  PUBLISHER_BACKOFF_MAX_MS: '200',
-  PUBLISHER_RETRY_DELAYS_MS: '100,200',
-  PUBLISHER_THROTTLE_MIN_DEFER_MS: '50',
-  PUBLISHER_THROTTLE_MAX_DEFER_MS: '300',
-  PLATFORM_POLL_INTERVAL_MS: '20',
-  PLATFORM_POLL_MAX_INTERVAL_MS: '100',
-  PUBLISHER_WORKER_HEARTBEAT_MS: '200',
-  PLATFORM_REQUEST_TIMEOUT_MS: '2000',
-  PLATFORM_UPLOAD_TIMEOUT_MS: '3000',
-  YOUTUBE_CHUNK_BYTES: '262144',
-  TIKTOK_CHUNK_BYTES: '65536',
-  // the media hosts of these tests listen on 127.0.0.1
-  PUBLISHER_ALLOW_LOOPBACK_MEDIA: 'true',
-};
 
 export async function startPublisherHarness(
   label: string,
@@ -218,12 +201,6 @@ export async function startPublisherHarness(
       await env.drop();
     },
   };
-}
-
-/** The requests one platform's emulator received, as `METHOD path` plus what a test compares. */
-export async function receivedBy(sandbox: RunningSandbox, platform: string): Promise<any[]> {
-  const res = await fetch(`${sandbox.url}/__sandbox/requests?platform=${platform}`);
-  return (await res.json()) as any[];
 }
 
 export async function publishedOn(sandbox: RunningSandbox, platform: string): Promise<any[]> {

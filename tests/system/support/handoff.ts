@@ -1,11 +1,11 @@
 import { Rpc } from '@postbus/contracts';
-import { callSandbox, type SeededAccount } from '@postbus/testing';
-import { api, type ApiAnswer } from '../../../../tests/system/support/posts-api';
-import type { RunningSystem } from '../../../../tests/system/support/system';
+import { callSandbox, hiddenFields, Visitor, type SeededAccount } from '@postbus/testing';
+import { api, type ApiAnswer } from './posts-api';
+import type { RunningSystem } from './system';
 
 /** What the connections tests share: the REST API, the sandbox's controls, and the handoff walked over plain HTTP. */
 
-export { api, type ApiAnswer };
+export { api, hiddenFields, Visitor, type ApiAnswer };
 
 export function sandboxControl(
   system: RunningSystem,
@@ -35,54 +35,6 @@ export async function newConnectUrl(
   const res = await api(system, '/api/v1/connections', { method: 'POST', key, body: { platform } });
   if (res.status !== 201) throw new Error(`connection request: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
-}
-
-export function hiddenFields(html: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g))
-    out[m[1]] = m[2]
-      .replace(/&quot;/g, '"')
-      .replace(/&#39;/g, "'")
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&');
-  return out;
-}
-
-/** A cookie jar of one browser, sent to every URL (the tests only talk to the gateway and the sandbox). */
-export class Visitor {
-  readonly cookies = new Map<string, string>();
-
-  async get(url: string): Promise<{ status: number; html: string; location: string | null }> {
-    return this.send(url, { method: 'GET' });
-  }
-
-  async post(
-    url: string,
-    fields: Record<string, string | string[]>,
-  ): Promise<{ status: number; html: string; location: string | null }> {
-    const form = new URLSearchParams();
-    for (const [k, v] of Object.entries(fields)) for (const one of ([] as string[]).concat(v)) form.append(k, one);
-    return this.send(url, { method: 'POST', body: form });
-  }
-
-  private async send(url: string, init: RequestInit) {
-    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const res = await fetch(url, { ...init, redirect: 'manual', headers: cookie ? { cookie } : {} });
-    for (const set of res.headers.getSetCookie()) {
-      const [pair] = set.split(';');
-      const at = pair.indexOf('=');
-      const value = pair.slice(at + 1);
-      if (value && !/expires=Thu, 01 Jan 1970/i.test(set)) this.cookies.set(pair.slice(0, at), value);
-      else this.cookies.delete(pair.slice(0, at));
-    }
-    const location = res.headers.get('location');
-    return {
-      status: res.status,
-      html: await res.text(),
-      location: location ? new URL(location, url).toString() : null,
-    };
-  }
 }
 
 export interface HandoffChoice {
@@ -135,6 +87,18 @@ export async function walkHandoff(
 export async function issuedTokens(system: RunningSystem): Promise<string[]> {
   const res = await sandboxControl(system, 'GET', '/oauth/tokens');
   return (res.body.tokens as { token: string }[]).map((t) => t.token);
+}
+
+/** Whether the platform (its emulator in the sandbox) accepts this access token for a read of its user. */
+export async function platformAccepts(system: RunningSystem, platform: string, token: string): Promise<boolean> {
+  const paths: Record<string, string> = {
+    tiktok: '/tiktok/v2/user/info/?fields=open_id',
+    youtube: '/youtube/v3/channels?part=snippet&mine=true',
+    threads: '/threads/v1.0/me?fields=id',
+    instagram: '/instagram/me?fields=user_id',
+  };
+  const res = await fetch(`${system.sandboxUrl}${paths[platform]}`, { headers: { authorization: `Bearer ${token}` } });
+  return res.status === 200;
 }
 
 /** Connects a profile through the whole handoff; answers its id and the final page. */

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
  * A tiny media host for tests: `/<name>.<ext>?size=<bytes>` serves deterministic bytes of that
  * size (byte i is i % 251), with HEAD and Range support; `/files/<id>?type=video/mp4&size=` serves
  * without an extension, as stored media is. `status=` answers that status to everything,
- * `getStatus=` only to GET (HEAD still tells the size).
+ * `getStatus=` only to GET (HEAD still tells the size). `head=<hex>` puts those bytes first (a
+ * file's signature, e.g. `ffd8ff` for a JPEG, for hosts that read what a file is from its bytes).
  */
 export interface MediaServer {
   url: string;
@@ -25,6 +26,9 @@ const TYPES: Record<string, string> = {
   webp: 'image/webp',
 };
 
+/** `head=` values for a media link whose bytes must read as an image: a JPEG's and a PNG's signatures. */
+export const IMAGE_HEADS = { jpeg: 'ffd8ffe0', png: '89504e470d0a1a0a' } as const;
+
 export function mediaByte(i: number): number {
   return i % 251;
 }
@@ -36,6 +40,7 @@ export async function startMediaServer(): Promise<MediaServer> {
     const range = req.headers.range;
     requests.push(`${req.method} ${url.pathname}${range ? ` ${range}` : ''}`);
     const size = Number(url.searchParams.get('size') ?? 1000);
+    const head = Buffer.from(url.searchParams.get('head') ?? '', 'hex');
     const ext = /\.(\w+)$/.exec(url.pathname)?.[1]?.toLowerCase();
     const type = url.searchParams.get('type') ?? (ext && TYPES[ext]) ?? 'application/octet-stream';
     if (url.searchParams.get('status')) {
@@ -69,7 +74,7 @@ export async function startMediaServer(): Promise<MediaServer> {
       while (at <= end) {
         const n = Math.min(piece, end - at + 1);
         const buf = Buffer.alloc(n);
-        for (let i = 0; i < n; i++) buf[i] = mediaByte(at + i);
+        for (let i = 0; i < n; i++) buf[i] = at + i < head.length ? head[at + i] : mediaByte(at + i);
         at += n;
         if (!res.write(buf)) return void res.once('drain', pump);
       }
