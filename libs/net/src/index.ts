@@ -3,3 +3,4 @@ export * from './address-policy';
 export * from './resolver';
 export * from './pin-target';
 export * from './safe-request';
+export * from './bounded-body';

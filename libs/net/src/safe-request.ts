@@ -1,6 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { bodyTooLarge, declaresMoreThan, readBoundedBody } from './bounded-body';
 import { NetError } from './net-error';
 import { parseTargetUrl, pinTarget, type TargetPolicy } from './pin-target';
 import type { ResolvedAddress } from './resolver';
@@ -96,29 +97,17 @@ export async function safeRequest(
   opts: SafeRequestOptions & { maxResponseBytes: number; oversize?: 'fail' | 'truncate' },
 ): Promise<BufferedResponse> {
   const res = await openSafeRequest(target, opts);
-  const tooLarge = () => new NetError('too_large', `the response is larger than ${opts.maxResponseBytes} bytes`);
-  const declared = Number(res.headers['content-length']);
-  if (opts.oversize !== 'truncate' && Number.isFinite(declared) && declared > opts.maxResponseBytes) {
-    res.body.destroy();
-    throw tooLarge();
+  const stop = () => res.body.destroy();
+  if (opts.oversize !== 'truncate' && declaresMoreThan(res.headers['content-length'], opts.maxResponseBytes)) {
+    stop();
+    throw bodyTooLarge(opts.maxResponseBytes);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let truncated = false;
-  for await (const chunk of res.body as AsyncIterable<Buffer>) {
-    if (size + chunk.length > opts.maxResponseBytes) {
-      if (opts.oversize !== 'truncate') {
-        res.body.destroy();
-        throw tooLarge();
-      }
-      chunks.push(chunk.subarray(0, opts.maxResponseBytes - size));
-      truncated = true;
-      break; // leaving the loop destroys the stream
-    }
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  return { ...res, body: Buffer.concat(chunks), truncated };
+  const { bytes, truncated } = await readBoundedBody(res.body, {
+    maxBytes: opts.maxResponseBytes,
+    oversize: opts.oversize,
+    stop,
+  });
+  return { ...res, body: bytes, truncated };
 }
 
 function withoutHeaders(headers: Record<string, string>, names: string[]): Record<string, string> {

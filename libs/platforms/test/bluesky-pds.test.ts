@@ -1,8 +1,7 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { aJpeg, anMp4 } from '@postbus/testing';
 import { PlatformError } from '../src/errors';
 import { callXrpc } from '../src/bluesky/api';
@@ -19,52 +18,29 @@ import {
 import { facetsOf, findLinks, findTags, graphemeLength } from '../src/bluesky/text';
 import { readLinkPreview } from '../src/bluesky/link-card';
 import { blueskyStrongRef } from '../src/bluesky/replies';
+import { ATPROTO, startReferencePds, type PdsAccount, type ReferencePds } from './support/reference-pds';
 
 /**
  * Against Bluesky's own reference PDS (@atproto/pds with a local PLC, run by @atproto/dev-env on
  * the Node.js 22 of tests/atproto): what we write must read back from the PDS exactly as sent.
  */
-const ATPROTO = join(__dirname, '..', '..', '..', 'tests', 'atproto');
-
-interface Account {
-  handle: string;
-  did: string;
-  appPassword: string;
-}
-
+let reference: ReferencePds;
 let node22: string;
-let pds: ChildProcess;
 let pdsUrl: string;
-let alice: Account;
-let bob: Account;
+let alice: PdsAccount;
+let bob: PdsAccount;
 let session: BlueskySession;
 
 beforeAll(async () => {
-  const prepared = spawnSync(process.execPath, [join(ATPROTO, 'prepare.mjs')], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  if (prepared.status !== 0) throw new Error('tests/atproto/prepare.mjs failed (see above)');
-  node22 = prepared.stdout.trim();
-  pds = spawn(node22, [join(ATPROTO, 'pds-server.mjs'), 'alice', 'bob'], {
-    cwd: ATPROTO,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: pds.stdout! }).once('line', resolve);
-    pds.once('exit', (code) => reject(new Error(`the PDS exited (${code}) before it was ready`)));
-  });
-  const started = JSON.parse(line) as { pdsUrl: string; accounts: Account[] };
-  pdsUrl = started.pdsUrl;
-  [alice, bob] = started.accounts;
+  reference = await startReferencePds(['alice', 'bob']);
+  node22 = reference.node22;
+  pdsUrl = reference.pdsUrl;
+  [alice, bob] = reference.accounts;
   session = await createBlueskySession({ serviceUrl: pdsUrl }, alice.handle, alice.appPassword);
 }, 600_000);
 
 afterAll(async () => {
-  if (!pds || pds.exitCode !== null) return;
-  const exited = new Promise((resolve) => pds.once('exit', resolve));
-  pds.stdin?.end();
-  await exited;
+  await reference?.stop();
 });
 
 const api = () => ({ serviceUrl: pdsUrl, accessJwt: session.accessJwt });

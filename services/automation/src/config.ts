@@ -1,5 +1,11 @@
 import { ConfigError, fillSandboxUrls, int, loadConfig, msList, oneOf, sandboxVars, str } from '@postbus/kit';
-import { metaHostVar, metaVersionVars, versionedBase } from '@postbus/platforms';
+import {
+  MASTODON_SANDBOX_PATH,
+  mastodonInstanceUrlVar,
+  metaHostVar,
+  metaVersionVars,
+  versionedBase,
+} from '@postbus/platforms';
 import { serviceVars } from '@postbus/service';
 
 /** The sandbox apps' secret: it signs the sandbox's comment webhooks; production refuses it. */
@@ -45,6 +51,14 @@ export const automationVars = {
   THREADS_API_URL: metaHostVar(
     'Threads host, THREADS_API_VERSION appended; real: https://graph.threads.net (empty: under SANDBOX_URL)',
   ),
+  MASTODON_INSTANCE_URL: mastodonInstanceUrlVar(
+    'Where Mastodon instances are reached for mentions and replies; real: https://{instance}',
+  ),
+  AUTOMATION_POLL_MS: int(
+    'Pause between two reads of the comments of platforms that send no webhooks (Mastodon mentions), per profile with an enabled template',
+    60_000,
+    1,
+  ),
   PLATFORM_POLL_INTERVAL_MS: int(
     'Pause between status checks of a Threads reply container before it is published',
     1000,
@@ -56,6 +70,7 @@ const SANDBOX_PATHS = {
   INSTAGRAM_API_URL: '/instagram',
   FACEBOOK_API_URL: '/facebook',
   THREADS_API_URL: '/threads',
+  MASTODON_INSTANCE_URL: MASTODON_SANDBOX_PATH,
 } as const;
 
 export function readConfig(env: Record<string, string | undefined> = process.env) {

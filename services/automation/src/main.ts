@@ -1,6 +1,6 @@
-import { Rpc, type Principal, type Profile } from '@postbus/contracts';
+import { Rpc, systemPrincipal, type Principal, type Profile } from '@postbus/contracts';
 import { OutboxRelay } from '@postbus/bus';
-import { databaseOf, runMain } from '@postbus/kit';
+import { databaseOf, PeriodicLoop, runMain, type Database } from '@postbus/kit';
 import { bootService, listen, type ServiceRuntime } from '@postbus/service';
 import { ActivityRepository } from './activity/activity.repository';
 import { readConfig, type AutomationConfig } from './config';
@@ -8,6 +8,8 @@ import { consumeComments } from './entry-points/consumers';
 import { registerRpc } from './entry-points/rpc';
 import { webhookApp } from './entry-points/webhook-http';
 import { migrations } from './migrations';
+import { PollCursorRepository } from './polling/poll-cursor.repository';
+import { pollComments, POLLED_PLATFORMS, type PollPorts } from './polling/poll-comments.use-case';
 import type { AnswerPorts } from './replies/answer.ports';
 import { platformReplySender } from './replies/reply-senders';
 import { TemplateRepository } from './templates/template.repository';
@@ -59,6 +61,7 @@ async function wire(svc: ServiceRuntime, config: AutomationConfig) {
       instagramApiUrl: config.INSTAGRAM_API_URL,
       facebookApiUrl: config.FACEBOOK_API_URL,
       threadsApiUrl: config.THREADS_API_URL,
+      mastodonInstanceUrl: config.MASTODON_INSTANCE_URL,
       timeoutMs: config.PLATFORM_REQUEST_TIMEOUT_MS,
       pollIntervalMs: config.PLATFORM_POLL_INTERVAL_MS,
     }),
@@ -83,6 +86,8 @@ async function wire(svc: ServiceRuntime, config: AutomationConfig) {
     },
     svc.logger.child({ module: 'webhooks' }),
   );
+  const poller = commentPoller(svc, config, { db, templates, inbox, kick: () => relay.kick() });
+  svc.lifecycle.onStop('comment polling', () => poller.stop());
   const http = await listen(app, svc.lifecycle, {
     port: config.AUTOMATION_HTTP_PORT,
     host: config.HOST,
@@ -92,9 +97,43 @@ async function wire(svc: ServiceRuntime, config: AutomationConfig) {
   await svc.rpc.start();
   await comments.start();
   relay.start();
+  poller.start();
   svc.metrics.trackOutbox(relay);
   svc.logger.info('automation started', { webhooks: `${http.url}/webhooks/meta` });
   return { ...svc, httpUrl: http.url };
+}
+
+/** Reads the comments of platforms that send no webhooks (Mastodon) every AUTOMATION_POLL_MS. */
+function commentPoller(
+  svc: ServiceRuntime,
+  config: AutomationConfig,
+  deps: { db: Database; templates: TemplateRepository; inbox: CommentInboxRepository; kick(): void },
+) {
+  const logger = svc.logger.child({ module: 'polling' });
+  const ports: PollPorts = {
+    ...deps,
+    cursors: new PollCursorRepository(svc.ds!),
+    listProfiles: async (accountId) =>
+      (
+        await svc.bus.rpc.call(
+          Rpc.connectionsListProfiles,
+          { platforms: [...POLLED_PLATFORMS] },
+          systemPrincipal({ service: 'automation', accountId, scopes: ['account:read'] }),
+        )
+      ).profiles,
+    credentials: (profile) =>
+      svc.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId: profile.id, accountId: profile.accountId }),
+    mastodonInstanceUrl: config.MASTODON_INSTANCE_URL,
+    timeoutMs: config.PLATFORM_REQUEST_TIMEOUT_MS,
+    announced: () => deps.kick(),
+    clock: () => new Date(),
+    logger,
+  };
+  return new PeriodicLoop(() => pollComments(ports), {
+    everyMs: config.AUTOMATION_POLL_MS,
+    immediately: true,
+    onError: (err) => logger.warn('comment polling failed', { error: err.message }),
+  });
 }
 
 if (require.main === module) runMain(start);

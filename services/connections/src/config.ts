@@ -13,8 +13,10 @@ import {
   str,
   url,
 } from '@postbus/kit';
+import type { JsonWebKey } from 'node:crypto';
 import {
   MASTODON_SANDBOX_PATH,
+  clientPublicJwk,
   mastodonInstanceUrlVar,
   linkedInVersionVar,
   metaHostVar,
@@ -107,6 +109,13 @@ export const connectionsVars = {
   BLUESKY_SERVICE_URL: exactSandboxDefault(
     'Bluesky PDS (or entryway) where accounts sign in with an app password and renew their sessions; real: https://bsky.social',
   ),
+  BLUESKY_PLC_URL: exactSandboxDefault(
+    'PLC directory where did:plc documents are read when signing in with Bluesky through OAuth; real: https://plc.directory',
+  ),
+  BLUESKY_OAUTH_CLIENT_KEY: str(
+    'Bluesky OAuth confidential client key: a private ES256 (P-256) JWK as JSON, with a "kid"; its public half is served at /oauth/bluesky/jwks.json. Empty: a loopback development client when PUBLIC_BASE_URL is on 127.0.0.1 or [::1], else (and always in production) no sign-in with Bluesky',
+    '',
+  ),
   MASTODON_INSTANCE_URL: mastodonInstanceUrlVar(
     'Base URL of a Mastodon instance, {instance} standing for the host a person names when connecting (apps are registered there, then OAuth); real: https://{instance}',
   ),
@@ -155,6 +164,7 @@ const SANDBOX_PATHS = {
   YOUTUBE_TOKEN_URL: '/google/token',
   YOUTUBE_API_URL: '/youtube/v3',
   BLUESKY_SERVICE_URL: '/bluesky',
+  BLUESKY_PLC_URL: '/bluesky/plc',
   MASTODON_INSTANCE_URL: MASTODON_SANDBOX_PATH,
   LINKEDIN_AUTHORIZE_URL: '/linkedin/oauth/v2/authorization',
   LINKEDIN_TOKEN_URL: '/linkedin/oauth/v2/accessToken',
@@ -190,6 +200,8 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     for (const name of SECRETS)
       if (config[name] === SANDBOX_CLIENT_SECRET) problems.push(`${name} must be set in production`);
   }
+  const keyProblem = blueskyClientKeyProblem(config.BLUESKY_OAUTH_CLIENT_KEY);
+  if (keyProblem) problems.push(keyProblem);
   if (problems.length) throw new ConfigError(problems);
   fillSandboxUrls(config, SANDBOX_PATHS);
   config.FACEBOOK_AUTHORIZE_URL = `${versionedBase(config.FACEBOOK_AUTHORIZE_URL, config.META_GRAPH_VERSION)}/dialog/oauth`;
@@ -198,3 +210,13 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   return config;
 }
 export type ConnectionsConfig = ReturnType<typeof readConfig>;
+
+function blueskyClientKeyProblem(raw: string): string | undefined {
+  if (!raw) return undefined;
+  try {
+    clientPublicJwk(JSON.parse(raw) as JsonWebKey & { kid?: string });
+    return undefined;
+  } catch (err) {
+    return `BLUESKY_OAUTH_CLIENT_KEY must be a private ES256 JWK with a "kid" (${(err as Error).message})`;
+  }
+}

@@ -34,6 +34,18 @@ describe('which platforms get a cover frame', () => {
     });
   });
 
+  test('when a video goes to a Facebook Page and Mastodon with normalize, then each gets a JPEG; a Facebook reel (no thumbnail parameter) and a given Facebook cover get none', () => {
+    const needs = coverFramesNeeded(['facebook', 'mastodon'], stored(reel(4)), { normalize: true });
+    expect(Object.fromEntries(needs)).toEqual({
+      facebook: { preset: 'facebook.video+cover400', contentType: 'image/jpeg' },
+      mastodon: { preset: 'mastodon.video+cover400', contentType: 'image/jpeg' },
+    });
+    const none = (facebook: Record<string, unknown>) =>
+      coverFramesNeeded(['facebook'], stored(reel(4)), { normalize: true, platformMeta: { facebook } }).size;
+    expect(none({ reel: true })).toBe(0);
+    expect(none({ coverUrl: 'https://c/x.jpg' })).toBe(0);
+  });
+
   test('when the post names thumbOffsetMs, then the Instagram cover is that frame; past the end of the video, none is made', () => {
     const at = (thumbOffsetMs: number) =>
       coverFramesNeeded(['instagram'], stored(reel(4)), {

@@ -1,3 +1,4 @@
+import { IMAGE_HEADS, bodiesOf, calls, lastRequestSeq, startMediaServer, type MediaServer } from '@postbus/testing';
 import {
   publishedOn,
   sandboxControl,
@@ -5,8 +6,6 @@ import {
   type PublisherHarness,
   type SandboxProfile,
 } from './support/harness';
-import { startMediaServer, type MediaServer } from './support/media-server';
-import { bodiesOf, calls, lastRequestSeq } from './support/requests';
 
 let h: PublisherHarness;
 let media: MediaServer;
@@ -94,6 +93,57 @@ describe('publishing to a Facebook Page', () => {
     expect(bodiesOf(requests, 'POST', '/videos')).toEqual([
       { file_url: video, description: 'Watch', title: 'Our video' },
     ]);
+  });
+
+  test('when a video with a cover is due, then the call is multipart and carries the cover as thumb beside file_url, description and title', async () => {
+    const page = await h.profile('facebook');
+    const video = media.link('covered.mp4', 100);
+    const cover = media.link('cover.jpg', 5000, { head: IMAGE_HEADS.jpeg });
+
+    const { outcome, requests } = await publishOne(page, {
+      caption: 'Watch',
+      title: 'With a cover',
+      mediaUrls: [video],
+      platformMeta: { facebook: { coverUrl: cover } },
+    });
+
+    expect(outcome.name).toBe('post.published');
+    const call = requests.find((r) => r.method === 'POST' && r.path.endsWith('/videos'))!;
+    expect(call.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(call.body).toEqual({ file_url: video, description: 'Watch', title: 'With a cover' });
+    const items = (await publishedOn(h.sandbox, 'facebook')).filter((p) => p.userId === page.userId);
+    expect(items).toEqual([
+      expect.objectContaining({ mediaType: 'VIDEO', details: { thumb: { contentType: 'image/jpeg', size: 5000 } } }),
+    ]);
+  });
+
+  test('when the cover of a video is not an image, then Facebook refuses the call and the post fails with its reason, nothing published', async () => {
+    const page = await h.profile('facebook');
+
+    const { outcome } = await publishOne(page, {
+      caption: 'Watch',
+      mediaUrls: [media.link('badcover.mp4', 100)],
+      platformMeta: { facebook: { coverUrl: media.link('not-really.jpg', 5000) } },
+    });
+
+    expect(outcome).toMatchObject({ name: 'post.failed', data: { reason: expect.stringMatching(/thumb/) } });
+    expect((await publishedOn(h.sandbox, 'facebook')).filter((p) => p.userId === page.userId)).toEqual([]);
+  });
+
+  test('when a reel has a cover, then nothing carries it: the reels API takes no thumbnail', async () => {
+    const page = await h.profile('facebook');
+
+    const { outcome, requests } = await publishOne(page, {
+      caption: 'Reel with a cover',
+      mediaUrls: [media.link('coverreel.mp4', 50_000)],
+      platformMeta: {
+        facebook: { reel: true, coverUrl: media.link('reelcover.jpg', 5000, { head: IMAGE_HEADS.jpeg }) },
+      },
+    });
+
+    expect(outcome.name).toBe('post.published');
+    expect(requests.every((r) => !String(r.headers['content-type'] ?? '').startsWith('multipart/'))).toBe(true);
+    expect(media.requests.some((r) => r.includes('/reelcover.jpg'))).toBe(false);
   });
 
   test('when a reel is due, then start, streamed rupload with offset and file_size, finish, and status checks until published', async () => {

@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Events, type EventEnvelope } from '@postbus/contracts';
 import type { EventConsumer } from '@postbus/bus';
-import { waitFor } from '@postbus/testing';
-import { sandboxControl, startPublisherHarness, type PublisherHarness, type SandboxProfile } from './support/harness';
-import { startMediaServer, type MediaServer } from './support/media-server';
-import { bodiesOf, calls, lastRequestSeq } from './support/requests';
+import { bodiesOf, calls, lastRequestSeq, startMediaServer, waitFor, type MediaServer } from '@postbus/testing';
+import {
+  publishedOn,
+  sandboxControl,
+  startPublisherHarness,
+  type PublisherHarness,
+  type SandboxProfile,
+} from './support/harness';
 
 let h: PublisherHarness;
 let media: MediaServer;
@@ -90,6 +94,37 @@ describe('a first comment', () => {
       expect.stringMatching(/^GET .*\/\{id\}\/comments\?fields=id,text,username&limit=50$/),
     ]);
     expect(commentsOf('instagram', ig.userId).filter((c) => c.text === 'only once')).toHaveLength(1);
+  });
+
+  test("when the Instagram publish answer was lost, then the user's media name the post (not its container) and the first comment goes on it", async () => {
+    const ig = await h.profile('instagram');
+    await sandboxControl(h.sandbox, 'POST', '/faults', {
+      platform: 'instagram',
+      mode: 'timeout',
+      operation: 'publish',
+      applied: true,
+    });
+    const { job, outcome, since } = await publishWith(ig, {
+      caption: 'publish answer lost',
+      mediaUrls: [media.link('lost.jpg', 10)],
+      firstComment: 'on the media',
+    });
+
+    expect(outcome.name).toBe('post.published');
+    const items = (await publishedOn(h.sandbox, 'instagram')).filter((p) => p.userId === ig.userId);
+    expect(items).toHaveLength(1);
+    expect(items[0].id).not.toBe(items[0].containerId);
+    expect(outcome.data).toMatchObject({ platformPostId: items[0].id, permalink: items[0].permalink });
+    const event = await announced('post.first_comment', job.postId);
+    expect(event.data.firstComment).toMatchObject({ text: 'on the media', status: 'posted', failedReason: null });
+    expect(commentsOf('instagram', ig.userId)).toMatchObject([{ postId: items[0].id, text: 'on the media' }]);
+    const { lines } = await calls(h.sandbox, 'instagram', ig.userId, since);
+    expect(lines.filter((l) => l.endsWith('/media_publish'))).toHaveLength(1);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^GET \/instagram\/v\d+\.\d+\/\{user\}\/media\?fields=id,caption,permalink,timestamp&since=\d+&limit=50$/,
+      ),
+    );
   });
 
   test('when a Facebook Page post has one, then the Page comments on the post once and post.first_comment says posted', async () => {

@@ -1,13 +1,14 @@
+import { startMediaServer, type MediaServer } from '@postbus/testing';
 import { sandboxControl, startPublisherHarness, type PublisherHarness } from './support/harness';
-import { startMediaServer, type MediaServer } from './support/media-server';
 
 let h: PublisherHarness;
 let media: MediaServer;
 
 beforeAll(async () => {
   // One post at a time per process: waiting on a platform must not take that one slot.
+  // The video processes for 2.5 s, long enough on a loaded machine for two text posts and several checks.
   h = await startPublisherHarness('pub_processing', {
-    env: { PUBLISHER_CONCURRENCY: '1', PUBLISHER_PROCESSING_TIMEOUT_MS: '1500' },
+    env: { PUBLISHER_CONCURRENCY: '1', PUBLISHER_PROCESSING_TIMEOUT_MS: '6000' },
   });
   media = await startMediaServer();
 });
@@ -18,7 +19,7 @@ afterAll(async () => {
 
 describe('media the platform is still processing', () => {
   test('when a video is processing, then other posts are published meanwhile by the same single worker', async () => {
-    await sandboxControl(h.sandbox, 'POST', '/settings', { platform: 'instagram', processingDelayMs: 800 });
+    await sandboxControl(h.sandbox, 'POST', '/settings', { platform: 'instagram', processingDelayMs: 2500 });
     const ig = await h.profile('instagram');
     const th = await h.profile('threads');
     const video = h.due(ig, { mediaUrls: [media.link('slow.mp4', 100)] });

@@ -1,3 +1,4 @@
+import { IMAGE_HEADS, calls, lastRequestSeq, startMediaServer, type MediaServer } from '@postbus/testing';
 import {
   publishedOn,
   sandboxControl,
@@ -5,8 +6,6 @@ import {
   type PublisherHarness,
   type SandboxProfile,
 } from './support/harness';
-import { startMediaServer, type MediaServer } from './support/media-server';
-import { calls, lastRequestSeq } from './support/requests';
 
 let h: PublisherHarness;
 let media: MediaServer;
@@ -36,7 +35,7 @@ describe('publishing to YouTube', () => {
   test('when a video with a thumbnail is due, then a resumable session is opened, the bytes PUT in 256 KiB chunks, and the thumbnail set', async () => {
     const yt = await h.profile('youtube');
     const video = media.link('talk.mp4', 600_000);
-    const thumb = media.link('thumb.jpg', 4000);
+    const thumb = media.link('thumb.jpg', 4000, { head: IMAGE_HEADS.jpeg });
 
     const { outcome, lines, requests } = await publishOne(yt, {
       caption: 'All about it',
@@ -122,6 +121,21 @@ describe('publishing to YouTube', () => {
       expect((await publishedOn(h.sandbox, 'youtube')).filter((p) => p.userId === yt.userId)).toEqual([]);
     },
   );
+
+  test('when the thumbnail link serves bytes that are not a JPEG or PNG, then YouTube refuses it (invalidImage) and the video stays posted without it', async () => {
+    const yt = await h.profile('youtube');
+
+    const { outcome, lines } = await publishOne(yt, {
+      mediaUrls: [media.link('plain.mp4', 100_000)],
+      platformMeta: { youtube: { thumbnailUrl: media.link('fake.jpg', 4000) } },
+    });
+
+    expect(outcome.name).toBe('post.published');
+    expect(lines.filter((l) => l.endsWith('/thumbnails/set'))).toHaveLength(1);
+    const items = (await publishedOn(h.sandbox, 'youtube')).filter((p) => p.userId === yt.userId);
+    expect(items).toHaveLength(1);
+    expect(items[0].details).not.toHaveProperty('thumbnailBytes');
+  });
 
   test('when YouTube keeps only part of each chunk (308 with Range), then the upload resumes from what it holds', async () => {
     const yt = await h.profile('youtube');

@@ -15,6 +15,8 @@ import { instagramRouter } from './instagram/routes';
 import { tiktokRouter, tiktokUploadRouter } from './tiktok/routes';
 import { youtubeRouter } from './youtube/routes';
 import { blueskyRouter } from './bluesky/routes';
+import { blueskyWellKnownRouter } from './bluesky/oauth-discovery';
+import { mastodonControlRouter } from './mastodon/mentions';
 import { mastodonRouter } from './mastodon/routes';
 import { linkedinRouter } from './linkedin/routes';
 import { linkedinControlRouter } from './linkedin/control';
@@ -42,7 +44,10 @@ export const SANDBOX_PATHS = {
   tiktokUpload: '/tiktok-upload',
   /** YouTube's upload API is `${url}/youtube/upload/youtube/v3`. */
   youtube: '/youtube',
-  /** A Bluesky PDS: XRPC at `${url}/bluesky/xrpc/{nsid}`. */
+  /**
+   * A Bluesky PDS: XRPC at `${url}/bluesky/xrpc/{nsid}`; its PLC directory at `/bluesky/plc/{did}`, its
+   * atproto OAuth server at `/bluesky/oauth/…` with metadata at `${url}/.well-known/oauth-*`.
+   */
   bluesky: '/bluesky',
   /** Mastodon instances: `${url}/mastodon/{instance}/api/…` and `/oauth/…`. */
   mastodon: '/mastodon',
@@ -83,6 +88,7 @@ export function createSandboxApp(opts: CreateSandboxAppOptions = {}): { app: Exp
   app.use(`${SANDBOX_PATHS.control}/comments`, commentsControlRouter(state));
   app.use(`${SANDBOX_PATHS.control}/pinterest`, pinterestControlRouter(state));
   app.use(`${SANDBOX_PATHS.control}/linkedin`, linkedinControlRouter(state));
+  app.use(`${SANDBOX_PATHS.control}/mastodon`, mastodonControlRouter(state));
   app.use(SANDBOX_PATHS.control, controlRouter(state));
   app.use(SANDBOX_PATHS.threads, threadsExtras(state));
   app.use(SANDBOX_PATHS.threads, threadsReplyGate(state, logger));
@@ -100,6 +106,7 @@ export function createSandboxApp(opts: CreateSandboxAppOptions = {}): { app: Exp
   app.use(SANDBOX_PATHS.youtube, youtubeRouter(state, logger));
   app.use(SANDBOX_PATHS.youtube, youtubeCommentThreadsRouter(state, logger));
   app.use(SANDBOX_PATHS.bluesky, blueskyRouter(state, logger));
+  app.use(blueskyWellKnownRouter(state));
   app.use(SANDBOX_PATHS.mastodon, mastodonRouter(state, logger));
   app.use(SANDBOX_PATHS.linkedin, linkedinRouter(state, logger));
   app.use(SANDBOX_PATHS.pinterest, pinterestRouter(state, logger));

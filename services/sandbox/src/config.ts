@@ -31,6 +31,10 @@ export const sandboxVars = {
     'ffprobe binary the emulators read stored media with, to refuse what the platform refuses (Instagram reels); empty turns the reading off',
     '/usr/bin/ffprobe',
   ),
+  SANDBOX_BLUESKY_LOOPBACK_CLIENT_METADATA: bool(
+    'Let the Bluesky OAuth server accept client metadata documents (and web redirect URIs) on http loopback addresses, as a Postbus run on one machine publishes them; false (default): https on public hosts only, as Bluesky requires',
+    false,
+  ),
   SANDBOX_THREADS_QUOTA_TOTAL: int('Threads posts one user may publish per rolling 24 hours (Meta: 250)', 250, 1),
   LOG_LEVEL: commonVars.LOG_LEVEL,
 };

@@ -70,6 +70,7 @@ if (require.main === module) {
         ? { ...DEFAULT_MEDIA_INSPECTION, ffprobePath: config.SANDBOX_FFPROBE_PATH }
         : null,
       tiktok: { verifiedUrlPrefixes: config.SANDBOX_TIKTOK_VERIFIED_URL_PREFIXES },
+      blueskyOAuth: { allowLoopbackClientMetadata: config.SANDBOX_BLUESKY_LOOPBACK_CLIENT_METADATA },
       tiktokAudit: {
         unaudited: !config.SANDBOX_TIKTOK_AUDITED,
         usersPerDay: config.SANDBOX_TIKTOK_UNAUDITED_USERS_PER_DAY,

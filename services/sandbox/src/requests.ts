@@ -11,7 +11,7 @@ export interface ReceivedRequest {
   query: Record<string, string>;
   /** The headers that carry protocol meaning (content-range, offset, file_size, x-upload-*, content-type…). */
   headers: Record<string, string>;
-  /** `Bearer` / `OAuth`, or null when the token came as `access_token=` or not at all. */
+  /** `Bearer` / `OAuth` / `DPoP`, or null when the token came as `access_token=` or not at all. */
   authScheme: string | null;
   /** Parsed form or JSON body; null for binary bodies. */
   body: Record<string, unknown> | null;
@@ -29,6 +29,8 @@ const PROTOCOL_HEADERS = [
   'file_url',
   'x-upload-content-length',
   'x-upload-content-type',
+  // A DPoP proof (RFC 9449) is a signed statement about the request, not a credential.
+  'dpop',
 ] as const;
 
 /** Every request the platform emulators received, oldest first (bounded, so a long benchmark cannot exhaust memory). */
@@ -68,7 +70,7 @@ export function recordRequests(log: RequestLog, platform: Platform, now: () => n
       const value = req.get(name);
       if (value !== undefined) headers[name] = value;
     }
-    const scheme = /^(Bearer|OAuth)\s/i.exec(req.get('authorization') ?? '')?.[1] ?? null;
+    const scheme = /^(Bearer|OAuth|DPoP)\s/i.exec(req.get('authorization') ?? '')?.[1] ?? null;
     const query: Record<string, string> = {};
     for (const [key, value] of Object.entries(req.query))
       if (typeof value === 'string' && key !== 'access_token') query[key] = value;

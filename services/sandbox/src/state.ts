@@ -14,6 +14,7 @@ import { TikTokStore, type TikTokLimits } from './tiktok/store';
 import type { TikTokAudit } from './tiktok/audit';
 import { YouTubeStore, type YouTubeLimits } from './youtube/store';
 import { BlueskyStore, type BlueskyLimits } from './bluesky/store';
+import { BlueskyOAuthStore, type BlueskyOAuthRules } from './bluesky/oauth-store';
 import { MastodonStore, type MastodonSandboxLimits } from './mastodon/store';
 import { LinkedInStore, type LinkedInSandboxLimits } from './linkedin/store';
 import { PinterestStore, type PinterestSandboxLimits } from './pinterest/store';
@@ -43,6 +44,8 @@ export interface SandboxAppOptions {
   youtube?: Partial<YouTubeLimits>;
   /** The emulated PDS's session lifetimes and blob size cap. */
   bluesky?: Partial<BlueskyLimits>;
+  /** The emulated atproto authorization server's rules (strict by default: https client metadata on public hosts). */
+  blueskyOAuth?: Partial<BlueskyOAuthRules>;
   /** The emulated Mastodon instances' limits and media processing time. */
   mastodon?: Partial<MastodonSandboxLimits>;
   /** The emulated LinkedIn's limits, asset processing time and the API versions it serves. */
@@ -81,6 +84,8 @@ export class SandboxState {
   readonly tiktok: TikTokStore;
   readonly youtube: YouTubeStore;
   readonly bluesky: BlueskyStore;
+  /** The atproto OAuth authorization server of the Bluesky emulator: pushed requests, sessions, DPoP nonces. */
+  readonly blueskyOAuth: BlueskyOAuthStore;
   readonly mastodon: MastodonStore;
   readonly linkedin: LinkedInStore;
   readonly pinterest: PinterestStore;
@@ -113,6 +118,7 @@ export class SandboxState {
     this.tiktok = new TikTokStore(opts.tiktok, opts.tiktokAudit);
     this.youtube = new YouTubeStore(opts.youtube);
     this.bluesky = new BlueskyStore(opts.bluesky);
+    this.blueskyOAuth = new BlueskyOAuthStore(opts.blueskyOAuth, () => this.now());
     this.mastodon = new MastodonStore(opts.mastodon);
     this.linkedin = new LinkedInStore(opts.linkedin);
     this.pinterest = new PinterestStore(opts.pinterest);
@@ -143,6 +149,7 @@ export class SandboxState {
     this.tiktok.clear();
     this.youtube.clear();
     this.bluesky.clear();
+    this.blueskyOAuth.clear();
     this.mastodon.clear();
     this.linkedin.clear();
     this.pinterest.clear();

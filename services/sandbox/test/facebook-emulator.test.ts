@@ -1,12 +1,14 @@
 import { startSandbox, type RunningSandbox } from '../src/main';
-import { call, control, newUser, sleep } from './emulator-client';
+import { call, control, newUser } from './emulator-client';
 
 let sandbox: RunningSandbox;
 let page: { userId: string; accessToken: string; handle: string };
 let graph: string;
+// The sandbox's clock, moved by hand: a reel's processing ends when the test says, not when a loaded machine gets round to it.
+let clock = Date.now();
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, processingDelayMs: 50, facebook: { reelsPer24h: 1 } });
+  sandbox = await startSandbox({ port: 0, processingDelayMs: 50, now: () => clock, facebook: { reelsPer24h: 1 } });
   graph = `${sandbox.url}/facebook/v26.0`;
 });
 afterAll(() => sandbox.close());
@@ -110,7 +112,7 @@ describe('the Facebook Pages emulator', () => {
       processing_phase: { status: 'in_progress' },
       publishing_phase: { status: 'in_progress' },
     });
-    await sleep(70);
+    clock += 70;
     expect(await status()).toMatchObject({
       video_status: 'ready',
       publishing_phase: { status: 'complete', publish_status: 'published' },
@@ -205,4 +207,55 @@ describe('the Facebook Pages emulator', () => {
       ]);
     },
   );
+});
+
+describe("a Page video's thumb", () => {
+  /** `POST /{page}/videos` as a multipart call: the text parameters and a `thumb` file. */
+  const withThumb = (thumb: Buffer) => {
+    const boundary = 'fbthumb9';
+    const text = (name: string, value: string) =>
+      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
+    const body = Buffer.concat([
+      text('file_url', 'https://cdn/v.mp4'),
+      text('description', 'With a thumb'),
+      Buffer.from(
+        `--${boundary}\r\ncontent-disposition: form-data; name="thumb"; filename="t.jpg"\r\ncontent-type: image/jpeg\r\n\r\n`,
+      ),
+      thumb,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return call(`${graph}/${page.userId}/videos`, {
+      token: page.accessToken,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body: new Uint8Array(body),
+    });
+  };
+  const png = (size: number) => {
+    const bytes = Buffer.alloc(size);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(bytes);
+    return bytes;
+  };
+
+  test('when a video comes with an image as thumb, then it is published with that thumb, read from its bytes', async () => {
+    const res = await withThumb(png(3000));
+
+    expect(res.status).toBe(200);
+    expect((await control(sandbox, 'GET', '/published?platform=facebook')).body).toEqual([
+      expect.objectContaining({
+        id: res.body.id,
+        text: 'With a thumb',
+        mediaType: 'VIDEO',
+        details: { thumb: { contentType: 'image/png', size: 3000 } },
+      }),
+    ]);
+  });
+
+  test('when the thumb is not an image by its bytes or is over 10 MB, then the call is refused with code 100 and nothing is published', async () => {
+    const notImage = await withThumb(Buffer.alloc(3000, 1));
+    const tooLarge = await withThumb(png(10 * 1024 * 1024 + 1));
+
+    expect(notImage).toMatchObject({ status: 400, body: { error: { code: 100 } } });
+    expect(tooLarge).toMatchObject({ status: 400, body: { error: { code: 100 } } });
+    expect((await control(sandbox, 'GET', '/published?platform=facebook')).body).toEqual([]);
+  });
 });

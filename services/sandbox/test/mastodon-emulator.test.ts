@@ -358,3 +358,68 @@ describe('media', () => {
     });
   });
 });
+
+describe("a video's thumbnail", () => {
+  /** A video upload with a `thumbnail` file part. */
+  function withThumbnail(thumbnail: Buffer, type: string) {
+    const boundary = 'thumbboundary7';
+    const part = (name: string, contentType: string, bytes: Buffer) =>
+      Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\ncontent-disposition: form-data; name="${name}"; filename="${name}"\r\ncontent-type: ${contentType}\r\n\r\n`,
+        ),
+        bytes,
+        Buffer.from('\r\n'),
+      ]);
+    return {
+      body: new Uint8Array(
+        Buffer.concat([
+          part('file', 'video/mp4', Buffer.alloc(4096, 7)),
+          part('thumbnail', type, thumbnail),
+          Buffer.from(`--${boundary}--\r\n`),
+        ]),
+      ),
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    };
+  }
+
+  test('when a video comes with a JPEG thumbnail, then the attachment has a preview and the status lists it', async () => {
+    const user = await mastodonUser('thumbed');
+    const media = await call(on('mastodon.example', '/api/v2/media'), {
+      token: user.accessToken,
+      ...withThumbnail(aJpeg(3000), 'image/jpeg'),
+    });
+    expect(media).toMatchObject({
+      status: 200,
+      body: { type: 'video', preview_url: expect.stringContaining(`/thumbnails/${media.body.id}/`) },
+    });
+    const posted = await postStatus(
+      'mastodon.example',
+      user.accessToken,
+      new URLSearchParams({ status: 'a clip', 'media_ids[]': media.body.id }),
+    );
+    expect(posted.status).toBe(200);
+    const listed = (await control(sandbox, 'GET', '/published?platform=mastodon')).body as any[];
+    expect(listed.find((p) => p.id === posted.body.id).details.thumbnails).toEqual([
+      { contentType: 'image/jpeg', size: aJpeg(3000).length },
+    ]);
+  });
+
+  test('when the thumbnail is not an image (whatever its part says) or is larger than the image limit, then the instance answers 422', async () => {
+    const user = await mastodonUser('unthumbed');
+    const upload = (bytes: Buffer, type: string) =>
+      call(on('mastodon.example', '/api/v2/media'), { token: user.accessToken, ...withThumbnail(bytes, type) });
+
+    const notImage = await upload(Buffer.alloc(2048, 1), 'image/jpeg');
+    const tooLarge = await upload(Buffer.concat([aJpeg(2048), Buffer.alloc(16_777_216)]), 'image/jpeg');
+
+    expect(notImage).toMatchObject({
+      status: 422,
+      body: { error: 'Validation failed: Thumbnail content type is invalid' },
+    });
+    expect(tooLarge).toMatchObject({
+      status: 422,
+      body: { error: expect.stringMatching(/^Validation failed: Thumbnail file size must be less than \d+ Bytes$/) },
+    });
+  });
+});

@@ -166,13 +166,37 @@ describe('the YouTube resumable upload emulator', () => {
       call(`${base}/thumbnails/set?videoId=${video.id}`, {
         token: channel.accessToken,
         headers: { 'content-type': 'image/png' },
-        body: new Uint8Array(bytes),
+        body: image(PNG, bytes),
       });
 
     expect((await thumb(100)).body.kind).toBe('youtube#thumbnailSetResponse');
     expect((await thumb(3 * 1024 * 1024)).body.error.errors[0].reason).toBe('invalidImage');
     expect((await control(sandbox, 'GET', '/published?platform=youtube')).body).toEqual([
       expect.objectContaining({ id: video.id, details: expect.objectContaining({ thumbnailBytes: 100 }) }),
+    ]);
+  });
+
+  test('when the thumbnail bytes are not a JPEG or PNG, then 400 invalidImage whatever the Content-Type says; a JPEG sent as octet-stream is taken', async () => {
+    const session = (await open(10)).headers.get('location')!;
+    const video = (await put(session, 'bytes 0-9/10', 10)).body;
+    const thumb = (type: string, body: Uint8Array) =>
+      call(`${base}/thumbnails/set?videoId=${video.id}`, {
+        token: channel.accessToken,
+        headers: { 'content-type': type },
+        body,
+      });
+
+    const gif = await thumb('image/jpeg', image(Buffer.from('GIF89a'), 100));
+    const noImage = await thumb('image/png', new Uint8Array(100));
+    const webp = await thumb('image/png', image(Buffer.from('RIFF\0\0\0\0WEBP'), 100));
+    const tooLarge = await thumb('image/jpeg', image(JPEG, 2 * 1024 * 1024 + 1));
+    const jpeg = await thumb('application/octet-stream', image(JPEG, 2 * 1024 * 1024));
+
+    for (const refused of [gif, noImage, webp, tooLarge])
+      expect([refused.status, refused.body.error.errors[0].reason]).toEqual([400, 'invalidImage']);
+    expect([jpeg.status, jpeg.body.kind]).toEqual([200, 'youtube#thumbnailSetResponse']);
+    expect((await control(sandbox, 'GET', '/published?platform=youtube')).body).toEqual([
+      expect.objectContaining({ id: video.id, details: expect.objectContaining({ thumbnailBytes: 2 * 1024 * 1024 }) }),
     ]);
   });
 
@@ -184,3 +208,13 @@ describe('the YouTube resumable upload emulator', () => {
     expect([res.status, res.body.error.errors[0].reason]).toEqual([401, 'authError']);
   });
 });
+
+const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0]);
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** `size` bytes starting with an image signature. */
+function image(signature: Buffer, size: number): Uint8Array {
+  const bytes = Buffer.alloc(size);
+  signature.copy(bytes);
+  return bytes;
+}

@@ -3,6 +3,7 @@ import { Client as Pg } from 'pg';
 import { AppError, Rpc } from '@postbus/contracts';
 import { completeConsent, CookieBrowser, createTestEnv, hiddenFields, waitFor, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
+import { callTool } from '../support/mcp-client';
 
 /**
  * Connected applications: the grants a person gave through the consent page, listed on /settings
@@ -112,22 +113,8 @@ async function verify(accessToken: string) {
   }
 }
 
-function callTool(accessToken: string) {
-  return fetch(`${system.baseUrl}/api/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${accessToken}`,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'svc_list_profiles', arguments: {} },
-    }),
-  });
-}
+/** One tool call on the agent endpoint with this access token. */
+const agentCall = (accessToken: string) => callTool(system.baseUrl, 'svc_list_profiles', {}, accessToken);
 
 const revokeAction = (grantId: string) => `/settings/applications/${grantId}/revoke`;
 
@@ -195,12 +182,12 @@ describe('connected applications on /settings', () => {
   test('when an application is revoked in settings, then the agent endpoint refuses its token at once although it cached the verdict', async () => {
     const person = await aPerson();
     const app = await connectApplication(person, 'Cached Agent');
-    expect((await callTool(app.access_token)).status).toBe(200); // verdict now cached for a minute
+    expect((await agentCall(app.access_token)).status).toBe(200); // verdict now cached for a minute
     const page = await app.browser.request('/settings');
 
     await app.browser.request(revokeAction(app.grantId), hiddenFields(page.html, revokeAction(app.grantId)));
 
-    await waitFor(async () => ((await callTool(app.access_token)).status === 401 ? true : undefined), {
+    await waitFor(async () => ((await agentCall(app.access_token)).status === 401 ? true : undefined), {
       what: 'the agent endpoint to refuse the revoked grant',
       timeoutMs: 15_000,
     });

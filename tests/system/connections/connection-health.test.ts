@@ -2,7 +2,8 @@ import { INSTAGRAM_SCOPES, TIKTOK_SCOPES } from '@postbus/platforms';
 import { Rpc } from '@postbus/contracts';
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import { api, connectProfile, platformUser, sandboxControl } from '../../../services/connections/test/support/handoff';
+import { callTool } from '../support/mcp-client';
+import { api, connectProfile, platformUser, sandboxControl } from '../support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -44,32 +45,8 @@ async function tiktokProfileThatLostPublishing(): Promise<string> {
 }
 
 /** One MCP tools/call over the agent endpoint, with the account's key; answers the tool result. */
-async function callTool(
-  name: string,
-  args: Record<string, unknown>,
-  key = account.apiKey,
-): Promise<{ isError?: boolean; structuredContent?: any; content: { text: string }[] }> {
-  const res = await fetch(`${system.baseUrl}/api/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${key}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
-  });
-  const text = await res.text();
-  const json = res.headers.get('content-type')?.includes('text/event-stream')
-    ? JSON.parse(
-        text
-          .split('\n')
-          .filter((l) => l.startsWith('data:'))
-          .map((l) => l.slice(5))
-          .join(''),
-      )
-    : JSON.parse(text);
-  return json.result;
-}
+const toolResult = async (name: string, args: Record<string, unknown>, key = account.apiKey) =>
+  (await callTool(system.baseUrl, name, args, key)).message.result;
 
 describe('connection health', () => {
   test("when an Instagram profile's health is read, then its token state, the granted and needed scopes and Instagram's own quota come back, and nothing is wrong", async () => {
@@ -173,8 +150,8 @@ describe('connection health', () => {
 
   test('when svc_get_connection_health is called, then it answers what its REST twin answers; for another account it is an error', async () => {
     const rest = await health(tiktokId);
-    const tool = await callTool('svc_get_connection_health', { profileId: tiktokId });
-    const foreign = await callTool('svc_get_connection_health', { profileId: tiktokId }, other.apiKey);
+    const tool = await toolResult('svc_get_connection_health', { profileId: tiktokId });
+    const foreign = await toolResult('svc_get_connection_health', { profileId: tiktokId }, other.apiKey);
 
     expect(tool.isError).toBeFalsy();
     expect({ ...tool.structuredContent, checkedAt: null }).toEqual({ ...rest.body, checkedAt: null });

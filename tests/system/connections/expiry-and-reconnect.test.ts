@@ -4,10 +4,11 @@ import {
   connectProfile,
   credentialsOf,
   listedProfile,
+  platformAccepts,
   platformUser,
   refreshCredentials,
   sandboxControl,
-} from '../../../services/connections/test/support/handoff';
+} from '../support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -29,32 +30,20 @@ const credentials = (profileId: string) => credentialsOf(system, account, profil
 const listed = (profileId: string) => listedProfile(system, account, profileId);
 const oauthSettings = (body: Record<string, unknown>) => sandboxControl(system, 'POST', '/oauth/settings', body);
 
-/** What the platform answers to a read with this token. */
-async function platformAccepts(platform: string, token: string): Promise<boolean> {
-  const paths: Record<string, string> = {
-    tiktok: '/tiktok/v2/user/info/?fields=open_id',
-    youtube: '/youtube/v3/channels?part=snippet&mine=true',
-    threads: '/threads/v1.0/me?fields=id',
-    instagram: '/instagram/me?fields=user_id',
-  };
-  const res = await fetch(`${system.sandboxUrl}${paths[platform]}`, { headers: { authorization: `Bearer ${token}` } });
-  return res.status === 200;
-}
-
 describe('expiry', () => {
   test('when a TikTok access token has expired at the platform, then a refresh brings one it accepts again', async () => {
     await oauthSettings({ platform: 'tiktok', accessTokenTtlSec: 1 });
     try {
       const { profileId } = await connectProfile(system, account.apiKey, 'tiktok');
       const stale = await credentials(profileId);
-      await waitFor(async () => ((await platformAccepts('tiktok', stale.accessToken)) ? undefined : true), {
+      await waitFor(async () => ((await platformAccepts(system, 'tiktok', stale.accessToken)) ? undefined : true), {
         what: 'the token to expire',
       });
 
       const fresh = await refresh(profileId);
 
       expect(fresh.status).toBe('active');
-      expect(await platformAccepts('tiktok', fresh.accessToken)).toBe(true);
+      expect(await platformAccepts(system, 'tiktok', fresh.accessToken)).toBe(true);
     } finally {
       await oauthSettings({ platform: 'tiktok', accessTokenTtlSec: 7200 });
     }
@@ -65,7 +54,7 @@ describe('expiry', () => {
     try {
       const { profileId } = await connectProfile(system, account.apiKey, 'threads');
       const stale = await credentials(profileId);
-      await waitFor(async () => ((await platformAccepts('threads', stale.accessToken)) ? undefined : true), {
+      await waitFor(async () => ((await platformAccepts(system, 'threads', stale.accessToken)) ? undefined : true), {
         what: 'the token to expire',
       });
 
@@ -91,7 +80,7 @@ describe('reconnecting', () => {
       expect(again.profileId).toBe(first.profileId);
       expect(again.html).toContain('reconnected');
       expect(refreshed.status).toBe('active');
-      expect(await platformAccepts('youtube', refreshed.accessToken)).toBe(true);
+      expect(await platformAccepts(system, 'youtube', refreshed.accessToken)).toBe(true);
     } finally {
       await oauthSettings({ platform: 'youtube', issueRefreshToken: true });
     }

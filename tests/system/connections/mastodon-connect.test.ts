@@ -1,13 +1,8 @@
+import { Client } from 'pg';
 import { Rpc } from '@postbus/contracts';
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import {
-  api,
-  hiddenFields,
-  newConnectUrl,
-  sandboxControl,
-  Visitor,
-} from '../../../services/connections/test/support/handoff';
+import { api, hiddenFields, newConnectUrl, sandboxControl, Visitor } from '../support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -74,7 +69,7 @@ describe('connecting a Mastodon account through the handoff page', () => {
     expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
       response_type: 'code',
       redirect_uri: `${system.baseUrl}/oauth/callback/mastodon`,
-      scope: 'write:statuses write:media read:accounts',
+      scope: 'write:statuses write:media read:accounts read:statuses read:notifications',
       code_challenge_method: 'S256',
       code_challenge: expect.stringMatching(/^[\w-]{43}$/),
     });
@@ -90,7 +85,7 @@ describe('connecting a Mastodon account through the handoff page', () => {
         body: {
           client_name: 'Postbus',
           redirect_uris: `${system.baseUrl}/oauth/callback/mastodon`,
-          scopes: 'write:statuses write:media read:accounts',
+          scopes: 'write:statuses write:media read:accounts read:statuses read:notifications',
           website: expect.any(String),
         },
       }),
@@ -161,5 +156,28 @@ describe('connecting a Mastodon account through the handoff page', () => {
     });
     expect(refused.html).toContain('registrations are closed');
     expect(accepted.status).toBe(303);
+  });
+
+  test('when the app on an instance was registered with fewer scopes than Postbus asks now, then a new app is registered there and the account connects with every scope', async () => {
+    const user = await mastodonUser('rescoped', 'older.example');
+    await connectThroughHandoff('older.example', user.userId);
+    // An app kept from before Postbus asked for more: the instance would refuse the new scopes for it.
+    const db = new Client({ connectionString: env.databaseUrl });
+    await db.connect();
+    await db.query(
+      `UPDATE connections.mastodon_apps SET scopes = 'write:statuses write:media read:accounts' WHERE instance = 'older.example'`,
+    );
+    await db.end();
+
+    const again = await connectThroughHandoff('older.example', user.userId);
+
+    expect(again.state).toMatchObject({ status: 'completed', platform: 'mastodon' });
+    const registrations = (await mastodonCalls()).filter((c) => c.path === '/mastodon/older.example/api/v1/apps');
+    expect(registrations).toHaveLength(2);
+    expect(registrations[1].body).toMatchObject({
+      scopes: 'write:statuses write:media read:accounts read:statuses read:notifications',
+    });
+    const health = await api(system, `/api/v1/connections/${again.state.profileId}/health`, { key: account.apiKey });
+    expect(health.body.scopes.granted).toEqual(expect.arrayContaining(['read:statuses', 'read:notifications']));
   });
 });

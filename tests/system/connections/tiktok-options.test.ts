@@ -1,7 +1,8 @@
 import { Rpc } from '@postbus/contracts';
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import { api, connectProfile, sandboxControl } from '../../../services/connections/test/support/handoff';
+import { callTool } from '../support/mcp-client';
+import { api, connectProfile, sandboxControl } from '../support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -24,31 +25,8 @@ afterAll(async () => {
 const options = (id: string, key = account.apiKey) => api(system, `/api/v1/connections/${id}/tiktok/options`, { key });
 
 /** One MCP tools/call over the agent endpoint, with the account's key; answers the tool result. */
-async function callTool(
-  name: string,
-  args: Record<string, unknown>,
-): Promise<{ isError?: boolean; structuredContent?: any; content: { text: string }[] }> {
-  const res = await fetch(`${system.baseUrl}/api/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${account.apiKey}`,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
-  });
-  const text = await res.text();
-  const json = res.headers.get('content-type')?.includes('text/event-stream')
-    ? JSON.parse(
-        text
-          .split('\n')
-          .filter((l) => l.startsWith('data:'))
-          .map((l) => l.slice(5))
-          .join(''),
-      )
-    : JSON.parse(text);
-  return json.result;
-}
+const toolResult = async (name: string, args: Record<string, unknown>) =>
+  (await callTool(system.baseUrl, name, args, account.apiKey)).message.result;
 
 describe('TikTok posting options', () => {
   test("when a TikTok profile's options are read, then creator_info's privacy levels, switches and maximum duration come back", async () => {
@@ -129,7 +107,7 @@ describe('the agent tools', () => {
   test('when svc_get_tiktok_posting_options is called, then it answers what its REST twin answers', async () => {
     const rest = await options(tiktokId);
 
-    const result = await callTool('svc_get_tiktok_posting_options', { profileId: tiktokId });
+    const result = await toolResult('svc_get_tiktok_posting_options', { profileId: tiktokId });
 
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual(rest.body);
@@ -139,8 +117,8 @@ describe('the agent tools', () => {
     const accounts = await api(system, '/api/v1/connections', { key: account.apiKey });
     const profiles = await api(system, '/api/v1/profiles', { key: account.apiKey });
 
-    const listed = await callTool('svc_list_connected_social_accounts', {});
-    const brief = await callTool('svc_list_profiles', {});
+    const listed = await toolResult('svc_list_connected_social_accounts', {});
+    const brief = await toolResult('svc_list_profiles', {});
 
     expect(listed.structuredContent).toEqual(accounts.body);
     expect(brief.structuredContent).toEqual(profiles.body);

@@ -6,10 +6,11 @@ import {
   connectProfile,
   credentialsOf,
   listedProfile,
+  platformAccepts,
   platformUser,
   refreshCredentials,
   sandboxControl,
-} from '../../../services/connections/test/support/handoff';
+} from '../support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -39,18 +40,6 @@ async function errorOf(p: Promise<unknown>): Promise<AppError> {
   throw new Error('expected a failure');
 }
 
-/** What the platform answers to a read with this token. */
-async function platformAccepts(platform: string, token: string): Promise<boolean> {
-  const paths: Record<string, string> = {
-    tiktok: '/tiktok/v2/user/info/?fields=open_id',
-    youtube: '/youtube/v3/channels?part=snippet&mine=true',
-    threads: '/threads/v1.0/me?fields=id',
-    instagram: '/instagram/me?fields=user_id',
-  };
-  const res = await fetch(`${system.sandboxUrl}${paths[platform]}`, { headers: { authorization: `Bearer ${token}` } });
-  return res.status === 200;
-}
-
 describe('refresh on demand (the publisher after a refused token)', () => {
   test('when a TikTok token is refreshed twice, then each answers a new token the platform accepts: the rotated refresh token was kept', async () => {
     const { profileId } = await connectProfile(system, account.apiKey, 'tiktok');
@@ -68,7 +57,7 @@ describe('refresh on demand (the publisher after a refused token)', () => {
     expect(first.accessToken).not.toBe(before.accessToken);
     expect(second.accessToken).not.toBe(first.accessToken);
     expect(second.status).toBe('active');
-    expect(await platformAccepts('tiktok', second.accessToken)).toBe(true);
+    expect(await platformAccepts(system, 'tiktok', second.accessToken)).toBe(true);
     expect((await credentials(profileId)).accessToken).toBe(second.accessToken);
   });
 
@@ -83,7 +72,7 @@ describe('refresh on demand (the publisher after a refused token)', () => {
       const after = await refresh(profileId);
 
       expect(after.accessToken).not.toBe(before.accessToken);
-      expect(await platformAccepts(platform, after.accessToken)).toBe(true);
+      expect(await platformAccepts(system, platform, after.accessToken)).toBe(true);
       expect(Date.parse(after.tokenExpiresAt!) - Date.now()).toBeGreaterThan(59 * 86_400_000);
       expect((await listed(profileId)).tokenExpiresAt).toBe(after.tokenExpiresAt);
     },

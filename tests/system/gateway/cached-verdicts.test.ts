@@ -1,6 +1,7 @@
 import { Rpc } from '@postbus/contracts';
 import { createTestEnv, waitFor, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
+import { callTool } from '../support/mcp-client';
 
 /**
  * The gateway and the agent endpoint keep auth's verdict on a key for AUTH_CACHE_MS (a minute
@@ -25,24 +26,8 @@ async function rest(key: string) {
   return { status: res.status, code: ((await res.json()) as { code?: string }).code };
 }
 
-async function agent(key: string) {
-  const res = await fetch(`${system.baseUrl}/api/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${key}`,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'svc_list_profiles', arguments: {} },
-    }),
-  });
-  await res.arrayBuffer();
-  return res.status;
-}
+/** The status of one tool call on the agent endpoint with this key. */
+const agent = async (key: string) => (await callTool(system.baseUrl, 'svc_list_profiles', {}, key)).status;
 
 /** Both edges have verified the key and cached the verdict. */
 async function cachedEverywhere(key: string) {

@@ -5,13 +5,14 @@ import { startSystem, type RunningSystem } from '../support/system';
 import { callTool } from '../support/mcp-client';
 import {
   call,
-  collectIds,
   DatabaseFingerprint,
   fillPath,
   missingId,
   pathParams,
   prefixOfParam,
   ROUTES,
+  seedOneOfEach,
+  uploadPng,
   type Answer,
 } from './support';
 
@@ -32,62 +33,7 @@ const poolB = new Map<string, string[]>();
 const lacking = new Map<string, string>();
 let revokedKey: string;
 const wrongKey = `sk_live_${randomBytes(32).toString('base64url')}`;
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
-const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString();
 const TOOLS = new Map((Object.values(Routes) as RouteDef[]).filter((r) => r.tool).map((r) => [r.tool!.name, r]));
-
-async function upload(key: string | undefined): Promise<Answer> {
-  const form = new FormData();
-  form.append('file', new Blob([PNG], { type: 'image/png' }), 'probe.png');
-  const res = await fetch(`${system.baseUrl}/api/v1/media`, {
-    method: 'POST',
-    headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
-    body: form,
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: JSON.parse(text || 'null'), text };
-}
-
-/** Gives an account one of each thing the routes name and collects the ids. */
-async function populate(account: SeededAccount, pool: Map<string, string[]>): Promise<void> {
-  const key = account.apiKey;
-  collectIds(pool, JSON.stringify(account.profiles));
-  collectIds(
-    pool,
-    (
-      await call(system.baseUrl, 'post', '/api/v1/posts', {
-        key,
-        body: { platforms: ['threads'], caption: 'scheduled', scheduledTime: inDays(3) },
-      })
-    ).text,
-  );
-  collectIds(
-    pool,
-    (
-      await call(system.baseUrl, 'post', '/api/v1/posts/drafts', {
-        key,
-        body: { platforms: ['threads'], caption: 'draft' },
-      })
-    ).text,
-  );
-  collectIds(
-    pool,
-    (
-      await call(system.baseUrl, 'post', '/api/v1/webhooks', {
-        key,
-        body: { url: 'http://127.0.0.1:9/hook', events: ['post.published'] },
-      })
-    ).text,
-  );
-  collectIds(
-    pool,
-    (await call(system.baseUrl, 'post', '/api/v1/connections', { key, body: { platform: 'threads' } })).text,
-  );
-  collectIds(pool, (await upload(key)).text);
-}
 
 const first = (pool: Map<string, string[]>, prefix: string | undefined) => (prefix ? pool.get(prefix)?.[0] : undefined);
 const pathWith = (route: RouteDef, pool: Map<string, string[]>) =>
@@ -99,7 +45,7 @@ const pathWith = (route: RouteDef, pool: Map<string, string[]>) =>
   );
 
 function send(route: RouteDef, path: string, key: string | undefined): Promise<Answer> {
-  if (route.proxied && route.method === 'post') return upload(key);
+  if (route.proxied && route.method === 'post') return uploadPng(system.baseUrl, key);
   return call(system.baseUrl, route.method, path, { key, body: route.body ? {} : undefined });
 }
 
@@ -148,7 +94,7 @@ beforeAll(async () => {
     system.seedAccount({ platforms: ['threads', 'tiktok'], plan: 'pro' }),
     system.seedAccount({ platforms: ['threads', 'tiktok'], plan: 'pro' }),
   ]);
-  await Promise.all([populate(a, poolA), populate(b, poolB)]);
+  await Promise.all([seedOneOfEach(system.baseUrl, a, poolA), seedOneOfEach(system.baseUrl, b, poolB)]);
   await Promise.all(
     SCOPES.map(async (scope) => {
       const issued = await system.bus.rpc.call(Rpc.authIssueKey, {

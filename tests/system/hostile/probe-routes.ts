@@ -3,13 +3,16 @@ import type { RouteDef } from '@postbus/contracts';
 import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
 import { bodyMode, fromSchema, paramsFor, queryFor, type BodyMode } from './arbitraries';
-import { call, collectIds, DatabaseFingerprint, fillPath, isCodedRefusal, pathParams, type Answer } from './support';
-
-const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString();
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
+import {
+  call,
+  collectIds,
+  DatabaseFingerprint,
+  fillPath,
+  isCodedRefusal,
+  pathParams,
+  seedOneOfEach,
+  type Answer,
+} from './support';
 
 /**
  * Property tests over JSON endpoints of the route table (routes added later are covered too):
@@ -30,52 +33,7 @@ export function probeRoutes(label: string, routes: RouteDef[], numRuns: number):
     // No post falls due while the properties run, so nothing changes the database but the requests.
     system = await startSystem(env, { RATE_LIMIT_PER_MINUTE: '0', SCHEDULER_TICK_MS: '3600000' });
     account = await system.seedAccount({ platforms: ['threads', 'tiktok'], plan: 'pro' });
-    collectIds(pool, JSON.stringify(account.profiles));
-    const key = account.apiKey;
-    // Something of every kind the routes name, so path parameters can hit real rows.
-    collectIds(
-      pool,
-      (
-        await call(system.baseUrl, 'post', '/api/v1/posts', {
-          key,
-          body: { platforms: ['threads'], caption: 'own post', scheduledTime: inDays(3) },
-        })
-      ).text,
-    );
-    collectIds(
-      pool,
-      (
-        await call(system.baseUrl, 'post', '/api/v1/posts/drafts', {
-          key,
-          body: { platforms: ['threads'], caption: 'own draft' },
-        })
-      ).text,
-    );
-    collectIds(
-      pool,
-      (
-        await call(system.baseUrl, 'post', '/api/v1/webhooks', {
-          key,
-          body: { url: 'http://127.0.0.1:9/hook', events: ['post.published'] },
-        })
-      ).text,
-    );
-    collectIds(
-      pool,
-      (await call(system.baseUrl, 'post', '/api/v1/connections', { key, body: { platform: 'threads' } })).text,
-    );
-    const form = new FormData();
-    form.append('file', new Blob([PNG], { type: 'image/png' }), 'own.png');
-    collectIds(
-      pool,
-      await (
-        await fetch(`${system.baseUrl}/api/v1/media`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${key}` },
-          body: form,
-        })
-      ).text(),
-    );
+    await seedOneOfEach(system.baseUrl, account, pool);
     fingerprint = await DatabaseFingerprint.open(env.databaseUrl);
   });
   afterAll(async () => {

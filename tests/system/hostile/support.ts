@@ -3,6 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { ERROR_STATUS, Routes, type RouteDef } from '@postbus/contracts';
+import type { SeededAccount } from '@postbus/testing';
 
 /** Every REST route of the contracts, so a route added later is probed without touching these tests. */
 export const ROUTES = Object.values(Routes) as RouteDef[];
@@ -86,6 +87,53 @@ export function collectIds(pool: Map<string, string[]>, text: string): void {
     const ids = pool.get(prefix) ?? [];
     if (!ids.includes(id)) pool.set(prefix, [...ids, id]);
   }
+}
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString();
+
+/** A one-pixel PNG uploaded through the gateway (`POST /api/v1/media`, multipart), the key as a bearer token when given. */
+export async function uploadPng(baseUrl: string, key: string | undefined): Promise<Answer> {
+  const form = new FormData();
+  form.append('file', new Blob([PNG], { type: 'image/png' }), 'probe.png');
+  const res = await fetch(`${baseUrl}/api/v1/media`, {
+    method: 'POST',
+    headers: key === undefined ? {} : { authorization: `Bearer ${key}` },
+    body: form,
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: JSON.parse(text || 'null'), text };
+}
+
+/**
+ * Gives an account one of each thing the routes name (a scheduled post, a draft, a webhook, a
+ * connection request, an upload) and collects their ids and its profiles' into the pool, so path
+ * parameters can hit real rows.
+ */
+export async function seedOneOfEach(
+  baseUrl: string,
+  account: SeededAccount,
+  pool: Map<string, string[]>,
+): Promise<void> {
+  const key = account.apiKey;
+  collectIds(pool, JSON.stringify(account.profiles));
+  const made = [
+    await call(baseUrl, 'post', '/api/v1/posts', {
+      key,
+      body: { platforms: ['threads'], caption: 'scheduled', scheduledTime: inDays(3) },
+    }),
+    await call(baseUrl, 'post', '/api/v1/posts/drafts', { key, body: { platforms: ['threads'], caption: 'draft' } }),
+    await call(baseUrl, 'post', '/api/v1/webhooks', {
+      key,
+      body: { url: 'http://127.0.0.1:9/hook', events: ['post.published'] },
+    }),
+    await call(baseUrl, 'post', '/api/v1/connections', { key, body: { platform: 'threads' } }),
+    await uploadPng(baseUrl, key),
+  ];
+  for (const answer of made) collectIds(pool, answer.text);
 }
 
 /** Columns that move by themselves (a key's last use, heartbeats), left out of the fingerprint. */

@@ -20,7 +20,7 @@ beforeAll(async () => {
     startSystem(env, { PLATFORM_POLL_INTERVAL_MS: '200', PLATFORM_POLL_MAX_INTERVAL_MS: '500' }),
     makeTestMedia(),
   ]);
-  account = await system.seedAccount({ platforms: ['instagram', 'youtube'], plan: 'pro' });
+  account = await system.seedAccount({ platforms: ['instagram', 'youtube', 'facebook', 'mastodon'], plan: 'pro' });
 });
 afterAll(async () => {
   await system?.stop();
@@ -127,6 +127,36 @@ describe('normalize: a cover frame for a video posted without a cover', () => {
     ]);
     const video = await publishedOn('youtube', 'thumbnail from the video');
     expect(video.details.thumbnailBytes).toBe(covers[0].sizeBytes);
+  });
+
+  test('when a video goes to a Facebook Page and Mastodon with normalize, then the Page video carries the frame as thumb and the Mastodon attachment as thumbnail', async () => {
+    const { mediaId } = await upload(files.landscapeMp4, 'video/mp4');
+    const created = await call('/api/v1/publish', {
+      platforms: ['facebook', 'mastodon'],
+      mediaId,
+      caption: 'covered everywhere',
+      normalize: true,
+    });
+    expect(created.status).toBe(201);
+    for (const postId of created.body.postIds) expect(await outcomeOf(postId)).toMatchObject({ status: 'posted' });
+    const listed = (await call('/api/v1/media?limit=100')).body.media;
+    const assets = await Promise.all(listed.map(async (m: any) => (await call(`/api/v1/media/${m.mediaId}`)).body));
+    const coverOf = (target: string) =>
+      assets.find(
+        (m: any) => m.rendition?.sourceMediaId === mediaId && m.rendition.preset.startsWith(`${target}+cover`),
+      );
+    const facebookCover = coverOf('facebook.video');
+    const mastodonCover = coverOf('mastodon.video');
+    expect(facebookCover).toMatchObject({ contentType: 'image/jpeg', probe: { kind: 'image' } });
+    expect(mastodonCover).toMatchObject({ contentType: 'image/jpeg', probe: { kind: 'image' } });
+
+    expect((await publishedOn('facebook', 'covered everywhere')).details.thumb).toEqual({
+      contentType: 'image/jpeg',
+      size: facebookCover.sizeBytes,
+    });
+    expect((await publishedOn('mastodon', 'covered everywhere')).details.thumbnails).toEqual([
+      { contentType: 'image/jpeg', size: mastodonCover.sizeBytes },
+    ]);
   });
 
   test('when normalize is off, then no cover is made; when the given cover_url is a PNG, then Instagram (the sandbox) refuses the reel as it refuses an image that is not a JPEG', async () => {

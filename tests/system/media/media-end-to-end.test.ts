@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { MEDIA_MAX_BYTES, Rpc } from '@postbus/contracts';
 import { aJpeg, anMp4, createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
+import { callTool } from '../support/mcp-client';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -240,22 +241,14 @@ describe('media through the gateway', () => {
 
   test('when an agent calls svc_upload_media and svc_add_media_from_url, then they answer as their REST twins', async () => {
     const a = await system.seedAccount({ platforms: [] });
-    const call = async (name: string, args: unknown) => {
-      const res = await fetch(`${system.baseUrl}/api/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${a.apiKey}`,
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }),
-      });
-      expect(res.status).toBe(200);
-      return (
-        (await res.json()) as {
-          result: { structuredContent?: Record<string, unknown>; isError?: boolean; content: { text: string }[] };
-        }
-      ).result;
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const answer = await callTool(system.baseUrl, name, args, a.apiKey);
+      expect(answer.status).toBe(200);
+      return answer.message.result as {
+        structuredContent?: Record<string, unknown>;
+        isError?: boolean;
+        content: { text: string }[];
+      };
     };
     const uploaded = await call('svc_upload_media', { content: JPEG.toString('base64'), filename: 'photo.jpg' });
     expect(uploaded.structuredContent).toEqual({

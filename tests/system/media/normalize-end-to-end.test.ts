@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { Rpc, systemPrincipal } from '@postbus/contracts';
 import {
   createTestEnv,
@@ -9,6 +8,7 @@ import {
   type TestMedia,
 } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
+import { api, endedPost, publishedOn, uploadFile } from '../support/posts-api';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -27,54 +27,11 @@ afterAll(async () => {
   await files?.remove();
 });
 
-async function call(
-  path: string,
-  init: { method?: string; body?: unknown } = {},
-): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${system.baseUrl}${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      authorization: `Bearer ${account.apiKey}`,
-      ...(init.body !== undefined && { 'content-type': 'application/json' }),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
+const call = (path: string, init: { method?: string; body?: unknown } = {}) =>
+  api(system, path, { ...init, key: account.apiKey });
 /** Uploads through the real media service, which probes the file. */
-async function upload(path: string, type: string): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob([await readFile(path)], { type }), path.split('/').pop());
-  const res = await fetch(`${system.baseUrl}/api/v1/media`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${account.apiKey}` },
-    body: form,
-  });
-  const body = (await res.json()) as { mediaId: string };
-  if (res.status !== 201) throw new Error(`media did not take ${path} (${res.status} ${JSON.stringify(body)})`);
-  return body.mediaId;
-}
-
-/** The post once it has ended (posted or failed). */
-function outcomeOf(postId: string, timeoutMs = 45_000): Promise<any> {
-  return waitFor(
-    async () => {
-      const r = await call(`/api/v1/posts/${postId}`);
-      return ['posted', 'failed'].includes(r.body.status) ? r.body : undefined;
-    },
-    { timeoutMs, intervalMs: 100, what: `post ${postId} to end` },
-  );
-}
-
-async function publishedOn(
-  platform: string,
-): Promise<{ text: string; mediaType: string; mediaUrls: string[]; bytes?: number }[]> {
-  const res = await fetch(`${system.sandboxUrl}/__sandbox/published?platform=${platform}`);
-  const body = (await res.json()) as { items: never[] } | never[];
-  return Array.isArray(body) ? body : body.items;
-}
+const upload = async (path: string, type: string) => (await uploadFile(system, account.apiKey, path, type)).mediaId;
+const outcomeOf = (postId: string, timeoutMs?: number) => endedPost(system, account.apiKey, postId, timeoutMs);
 
 describe('normalize: a post whose media a platform refuses gets a rendition that fits', () => {
   test('when a 16:9 video is published as a Facebook reel with normalize: true, then the post waits for a 540×960 H.264/AAC rendition and is posted with its URL', async () => {
@@ -123,7 +80,7 @@ describe('normalize: a post whose media a platform refuses gets a rendition that
       },
     });
     // The reel's bytes were uploaded (rupload): the sandbox holds as many as the rendition has, not the source.
-    const reels = (await publishedOn('facebook')).filter((p) => p.text === 'padded');
+    const reels = (await publishedOn(system, 'facebook')).filter((p) => p.text === 'padded');
     expect(reels).toEqual([expect.objectContaining({ mediaType: 'REELS', bytes: rendition.sizeBytes })]);
   });
 

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { Rpc, systemPrincipal } from '@postbus/contracts';
 import {
   createTestEnv,
@@ -9,6 +8,7 @@ import {
   type TestMedia,
 } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
+import { api, uploadFile } from '../support/posts-api';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -31,33 +31,10 @@ afterAll(async () => {
   await files?.remove();
 });
 
-async function call(
-  path: string,
-  init: { method?: string; body?: unknown } = {},
-): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${system.baseUrl}${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      authorization: `Bearer ${account.apiKey}`,
-      ...(init.body !== undefined && { 'content-type': 'application/json' }),
-    },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
+const call = (path: string, init: { method?: string; body?: unknown } = {}) =>
+  api(system, path, { ...init, key: account.apiKey });
 /** Uploads through the real media service, which probes the file. */
-async function upload(path: string): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob([await readFile(path)], { type: 'video/mp4' }), 'clip.mp4');
-  const res = await fetch(`${system.baseUrl}/api/v1/media`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${account.apiKey}` },
-    body: form,
-  });
-  return ((await res.json()) as { mediaId: string }).mediaId;
-}
+const upload = async (path: string) => (await uploadFile(system, account.apiKey, path, 'video/mp4')).mediaId;
 
 test("when a post's rendition is not made by POSTS_RENDITION_WAIT_MAX_MS after it was due, then it fails with a reason saying what to do, is never dispatched, and a later post of the same media keeps waiting", async () => {
   const source = await upload(files.landscapeMp4);

@@ -46,7 +46,7 @@ function platformMetaFor(boardId: string | undefined): Record<string, unknown> {
 
 describe('one post to every platform at once', () => {
   test(`when one video post names all ${PLATFORMS.length} platforms with normalize, then each reaches posted with a permalink, once`, async () => {
-    const mediaId = await uploadFile(system, account.apiKey, files.portraitMp4, 'video/mp4');
+    const { mediaId } = await uploadFile(system, account.apiKey, files.portraitMp4, 'video/mp4');
     const pinterest = account.profiles.find((p) => p.platform === 'pinterest');
     const boards = pinterest ? await call(`/api/v1/connections/${pinterest.id}/pinterest/boards`) : undefined;
     const caption = `everywhere at once ${Date.now()}`;

@@ -1,7 +1,7 @@
 import { Rpc } from '@postbus/contracts';
 import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import { api, inHours, publishedOn } from '../support/posts-api';
+import { api, endedPost, inHours, publishedOn } from '../support/posts-api';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -32,15 +32,7 @@ async function scheduled(caption: string, extra: Record<string, unknown> = {}, k
   return r.body.postIds[0];
 }
 
-async function settled(id: string, key = account.apiKey) {
-  return waitFor(
-    async () => {
-      const r = await get(id, key);
-      return r.body.status === 'posted' || r.body.status === 'failed' ? r.body : undefined;
-    },
-    { timeoutMs: 15_000, what: `post ${id} to be published` },
-  );
-}
+const settled = (id: string, key = account.apiKey) => endedPost(system, key, id, 15_000);
 
 describe('GET /api/v1/posts', () => {
   let owner: SeededAccount;

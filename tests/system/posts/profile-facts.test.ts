@@ -2,12 +2,7 @@ import { Client } from 'pg';
 import { createTestEnv, waitFor, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
 import { api, inHours } from '../support/posts-api';
-import {
-  connectProfile,
-  credentialsOf,
-  refreshCredentials,
-  sandboxControl,
-} from '../../../services/connections/test/support/handoff';
+import { connectProfile, credentialsOf, platformAccepts, refreshCredentials, sandboxControl } from '../support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -81,15 +76,9 @@ describe('the profile facts posts keeps', () => {
       });
       expect(created.status).toBe(201);
       const stale = await credentialsOf(system, owner, profileId);
-      await waitFor(
-        async () => {
-          const res = await fetch(`${system.sandboxUrl}/threads/v1.0/me?fields=id`, {
-            headers: { authorization: `Bearer ${stale.accessToken}` },
-          });
-          return res.status === 200 ? undefined : true;
-        },
-        { what: 'the token to expire' },
-      );
+      await waitFor(async () => ((await platformAccepts(system, 'threads', stale.accessToken)) ? undefined : true), {
+        what: 'the token to expire',
+      });
       expect((await refreshCredentials(system, owner, profileId)).status).toBe('needs_reconnect');
 
       const heard = await waitFor(

@@ -1,7 +1,14 @@
-import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
+import {
+  createTestEnv,
+  FAST_PUBLISHER_ENV,
+  IMAGE_HEADS,
+  startMediaServer,
+  waitFor,
+  type MediaServer,
+  type SeededAccount,
+  type TestEnv,
+} from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import { FAST_PUBLISHER_ENV } from '../../../services/publisher/test/support/harness';
-import { startMediaServer, type MediaServer } from '../../../services/publisher/test/support/media-server';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -64,9 +71,9 @@ describe('publishing through the REST API to every platform kind', () => {
       mediaUrls: [media.link('launch.mp4', 3000)],
       platformMeta: {
         instagram: { coverUrl: media.link('cover.jpg', 10) },
-        youtube: { thumbnailUrl: media.link('thumb.png', 20) },
+        youtube: { thumbnailUrl: media.link('thumb.png', 20, { head: IMAGE_HEADS.png }) },
         tiktok: { privacyLevel: 'PUBLIC_TO_EVERYONE', disableDuet: true, videoCoverTimestampMs: 500 },
-        facebook: { coverUrl: media.link('fb-cover.jpg', 10) },
+        facebook: { coverUrl: media.link('fb-cover.jpg', 10, { head: IMAGE_HEADS.jpeg }) },
       },
     });
 

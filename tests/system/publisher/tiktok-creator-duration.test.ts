@@ -3,8 +3,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createTestEnv, testServers, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
+import { createTestEnv, testServers, type SeededAccount, type TestEnv } from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
+import { endedPost } from '../support/posts-api';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -87,18 +88,8 @@ async function publishNow(mediaId: string): Promise<string> {
   return ((await res.json()) as { postIds: string[] }).postIds[0];
 }
 
-async function settled(postId: string): Promise<{ status: string; failedReason: string | null }> {
-  return waitFor(
-    async () => {
-      const post = (await (await fetch(`${system.baseUrl}/api/v1/posts/${postId}`, { headers: auth() })).json()) as {
-        status: string;
-        failedReason: string | null;
-      };
-      return ['posted', 'failed'].includes(post.status) ? post : undefined;
-    },
-    { timeoutMs: 30_000, what: `post ${postId} to be posted or to fail` },
-  );
-}
+const settled = (postId: string): Promise<{ status: string; failedReason: string | null }> =>
+  endedPost(system, account.apiKey, postId, 30_000);
 
 type Received = { seq: number; method: string; path: string };
 

@@ -1,10 +1,17 @@
 import { Client } from 'pg';
-import { callSandbox, createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
+import {
+  calls,
+  callSandbox,
+  createTestEnv,
+  FAST_PUBLISHER_ENV,
+  startMediaServer,
+  waitFor,
+  type MediaServer,
+  type SeededAccount,
+  type TestEnv,
+} from '@postbus/testing';
 import { startSystem, type RunningSystem } from '../support/system';
-import { startMediaServer, type MediaServer } from '../../../services/publisher/test/support/media-server';
-import { connectThroughOAuth } from './oauth-connect';
-import { calls } from '../../../services/publisher/test/support/requests';
-import { FAST_PUBLISHER_ENV } from '../../../services/publisher/test/support/harness';
+import { connectProfile, platformAccepts } from '../support/handoff';
 
 let env: TestEnv;
 let system: RunningSystem;
@@ -45,24 +52,16 @@ async function profileWithExpiredToken(handle: string): Promise<{ profileId: str
   await sandbox('POST', '/oauth/settings', { platform: 'tiktok', accessTokenTtlSec: 1 });
   let profileId: string;
   try {
-    profileId = await connectThroughOAuth(system, account.apiKey, 'tiktok', handle);
+    ({ profileId } = await connectProfile(system, account.apiKey, 'tiktok', { handle }));
   } finally {
     await sandbox('POST', '/oauth/settings', { platform: 'tiktok', accessTokenTtlSec: 7200 });
   }
   const { token } = (await sandbox('GET', '/oauth/tokens?platform=tiktok')).tokens
     .filter((t: { kind: string }) => t.kind === 'access')
     .at(-1);
-  await waitFor(
-    async () =>
-      (
-        await fetch(`${system.sandboxUrl}/tiktok/v2/user/info/?fields=open_id`, {
-          headers: { authorization: `Bearer ${token}` },
-        })
-      ).status === 401
-        ? true
-        : undefined,
-    { what: 'the token to expire' },
-  );
+  await waitFor(async () => ((await platformAccepts(system, 'tiktok', token)) ? undefined : true), {
+    what: 'the token to expire',
+  });
   const userId = (await sandbox('GET', '/oauth/tokens?platform=tiktok')).tokens.at(-1).userId;
   return { profileId: profileId!, userId };
 }
@@ -101,7 +100,6 @@ async function publishAndWait(profileId: string): Promise<{ status: string; fail
   );
 }
 
-const runningSandbox = () => ({ url: system.sandboxUrl }) as never;
 const lastSeq = async (): Promise<number> =>
   ((await sandbox('GET', '/requests')) as { seq: number }[]).at(-1)?.seq ?? 0;
 
@@ -115,7 +113,7 @@ describe('an access token the platform refuses', () => {
 
     expect(post).toMatchObject({ status: 'posted', failedReason: null });
     expect(await accessTokensIssuedTo(userId)).toBe(issued + 1);
-    const { lines } = await calls(runningSandbox(), 'tiktok', userId, since);
+    const { lines } = await calls({ url: system.sandboxUrl }, 'tiktok', userId, since);
     expect(lines.filter((l) => l.endsWith('/creator_info/query/'))).toHaveLength(2);
     const [attempt] = (await db.query('SELECT tries, refreshed FROM publisher.attempts WHERE post_id = $1', [post.id]))
       .rows;
@@ -138,7 +136,7 @@ describe('an access token the platform refuses', () => {
       status: 'failed',
       failedReason: 'The TikTok access token is invalid or expired; reconnect the profile.',
     });
-    const { lines } = await calls(runningSandbox(), 'tiktok', userId, since);
+    const { lines } = await calls({ url: system.sandboxUrl }, 'tiktok', userId, since);
     expect(lines.filter((l) => l.endsWith('/creator_info/query/'))).toHaveLength(1);
   });
 

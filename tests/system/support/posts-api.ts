@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Rpc, type Post, type Principal } from '@postbus/contracts';
+import { waitFor } from '@postbus/testing';
 import type { RunningSystem } from './system';
 
 export interface ApiAnswer {
@@ -45,15 +46,37 @@ export async function allPosts(system: RunningSystem, principal: Principal): Pro
   return out;
 }
 
+/** The post once it has ended (posted or failed), read through the REST API. */
+export function endedPost(system: RunningSystem, key: string, postId: string, timeoutMs = 45_000): Promise<any> {
+  return waitFor(
+    async () => {
+      const r = await api(system, `/api/v1/posts/${postId}`, { key });
+      return ['posted', 'failed'].includes(r.body.status) ? r.body : undefined;
+    },
+    { timeoutMs, intervalMs: 100, what: `post ${postId} to end` },
+  );
+}
+
+/** What a platform's emulator shows as published: its text (or title) and what else the platform keeps. */
+export interface Published {
+  text: string;
+  [field: string]: any;
+}
+
 /** Accounts published on the sandbox platform, to see what reached it. */
-export async function publishedOn(system: RunningSystem, platform: string): Promise<{ text: string }[]> {
+export async function publishedOn(system: RunningSystem, platform: string): Promise<Published[]> {
   const res = await fetch(`${system.sandboxUrl}/__sandbox/published?platform=${platform}`);
-  const body = (await res.json()) as { items: { text: string }[] } | { text: string }[];
+  const body = (await res.json()) as { items: Published[] } | Published[];
   return Array.isArray(body) ? body : body.items;
 }
 
-/** Uploads a file through the gateway as a client does (multipart, field `file`); answers its mediaId. */
-export async function uploadFile(system: RunningSystem, key: string, path: string, type: string): Promise<string> {
+/** Uploads a file through the gateway as a client does (multipart, field `file`); answers its mediaId and signed URL. */
+export async function uploadFile(
+  system: RunningSystem,
+  key: string,
+  path: string,
+  type: string,
+): Promise<{ mediaId: string; url: string }> {
   const form = new FormData();
   form.append('file', new Blob([await readFile(path)], { type }), path.split('/').pop());
   const res = await fetch(`${system.baseUrl}/api/v1/media`, {
@@ -61,7 +84,7 @@ export async function uploadFile(system: RunningSystem, key: string, path: strin
     headers: { authorization: `Bearer ${key}` },
     body: form,
   });
-  const body = (await res.json()) as { mediaId: string };
+  const body = (await res.json()) as { mediaId: string; url: string };
   if (res.status !== 201) throw new Error(`media did not take ${path} (${res.status} ${JSON.stringify(body)})`);
-  return body.mediaId;
+  return body;
 }

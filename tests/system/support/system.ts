@@ -58,6 +58,8 @@ export async function startSystem(
     port: 0,
     processingDelayMs: 0,
     tiktok: { verifiedUrlPrefixes: [verifiedMedia] },
+    // Postbus as a confidential Bluesky OAuth client publishes its metadata on this machine's http address.
+    blueskyOAuth: { allowLoopbackClientMetadata: extraEnv.SANDBOX_BLUESKY_LOOPBACK_CLIENT_METADATA === 'true' },
   });
   const env = systemEnv(testEnv, { baseUrl, sandboxUrl: sandbox.url, verifiedMedia }, extraEnv);
   const stops: (() => Promise<void>)[] = [

@@ -6,10 +6,11 @@ import { defineRpc } from './define';
 export const AUTOMATION_TEMPLATE_VERSION = 1;
 
 /**
- * Platforms whose comments reach Postbus through webhooks (Meta's for Instagram and Facebook Pages,
- * Threads' `replies`); TikTok and YouTube offer no comment webhooks, so they cannot be a rule's source.
+ * Platforms whose comments reach Postbus: through webhooks (Meta's for Instagram and Facebook Pages,
+ * Threads' `replies`) or read by polling (Mastodon mentions); TikTok and YouTube offer neither, so
+ * they cannot be a rule's source.
  */
-export const COMMENT_SOURCE_PLATFORMS = ['instagram', 'facebook', 'threads'] as const;
+export const COMMENT_SOURCE_PLATFORMS = ['instagram', 'facebook', 'threads', 'mastodon'] as const;
 /** Platforms that let a business answer a comment with a private message. */
 export const PRIVATE_REPLY_PLATFORMS = ['instagram', 'facebook'] as const;
 

@@ -173,6 +173,10 @@ export const CredentialsSchema = Type.Object({
   accessToken: Type.String(),
   status: Type.String(),
   tokenExpiresAt: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** Bluesky through OAuth: the account's PDS, which the DPoP-bound access token is for. */
+  serviceUrl: Type.Optional(Type.String()),
+  /** Bluesky through OAuth: the session's DPoP private key (a P-256 JWK) every call is signed with. */
+  dpopJwk: Type.Optional(Type.Record(Type.String(), Type.String())),
 });
 export type Credentials = Static<typeof CredentialsSchema>;
 

@@ -1,5 +1,6 @@
 import type { Platform } from '@postbus/contracts';
 import { PlatformError } from '../errors';
+import type { DpopSigner } from './oauth/dpop';
 
 /**
  * How to reach a Bluesky account's PDS over XRPC (https://docs.bsky.app/docs/api/http-reference):
@@ -9,6 +10,11 @@ export interface BlueskyApiOptions {
   serviceUrl: string;
   /** The session's access JWT (com.atproto.server.createSession / refreshSession); absent for public calls. */
   accessJwt?: string;
+  /**
+   * An OAuth session's DPoP key: `accessJwt` is then a DPoP-bound access token, sent as
+   * `Authorization: DPoP <token>` with a proof carrying `ath` (https://atproto.com/specs/oauth#demonstrating-proof-of-possession-dpop).
+   */
+  dpop?: DpopSigner;
   fetchImpl?: typeof fetch;
   /** Deadline of each HTTP call; default 30 s. */
   timeoutMs?: number;
@@ -37,7 +43,7 @@ export async function callXrpc<T = Record<string, unknown>>(api: BlueskyApiOptio
   const url = new URL(`xrpc/${call.nsid}`, api.serviceUrl.endsWith('/') ? api.serviceUrl : `${api.serviceUrl}/`);
   for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
   const headers: Record<string, string> = {};
-  if (api.accessJwt) headers.authorization = `Bearer ${api.accessJwt}`;
+  if (api.accessJwt) headers.authorization = api.dpop ? `DPoP ${api.accessJwt}` : `Bearer ${api.accessJwt}`;
   let body: Uint8Array | string | undefined;
   if (isBytes(call.body)) {
     headers['content-type'] = call.body.contentType;
@@ -48,12 +54,7 @@ export async function callXrpc<T = Record<string, unknown>>(api: BlueskyApiOptio
   }
   let res: Response;
   try {
-    res = await (api.fetchImpl ?? fetch)(url, {
-      method: call.method,
-      headers,
-      body,
-      signal: AbortSignal.timeout(api.timeoutMs ?? BLUESKY_DEFAULT_TIMEOUT_MS),
-    });
+    res = await send(api, call, url, headers, body);
   } catch (err) {
     const timedOut = (err as Error).name === 'TimeoutError';
     throw new PlatformError(`Bluesky (${call.nsid}) did not answer${timedOut ? ' in time' : ''}; trying again.`, {
@@ -68,6 +69,34 @@ export async function callXrpc<T = Record<string, unknown>>(api: BlueskyApiOptio
   const json = parseJson(text);
   if (res.ok) return (json ?? {}) as T;
   throw xrpcError(call, res, json);
+}
+
+/**
+ * Sends the call; with a DPoP key, each attempt carries a fresh proof, and a 401 whose
+ * WWW-Authenticate says use_dpop_nonce (with a DPoP-Nonce header) is sent once more with that
+ * nonce (https://atproto.com/specs/oauth#demonstrating-proof-of-possession-dpop).
+ */
+async function send(
+  api: BlueskyApiOptions,
+  call: XrpcCall,
+  url: URL,
+  headers: Record<string, string>,
+  body: Uint8Array | string | undefined,
+): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    if (api.dpop) headers.dpop = api.dpop.proof(call.method, url, api.accessJwt);
+    const res = await (api.fetchImpl ?? fetch)(url, {
+      method: call.method,
+      headers,
+      body,
+      signal: AbortSignal.timeout(api.timeoutMs ?? BLUESKY_DEFAULT_TIMEOUT_MS),
+    });
+    if (!api.dpop) return res;
+    const fresh = api.dpop.remember(url, res.headers.get('dpop-nonce'));
+    const askedNonce = res.status === 401 && /use_dpop_nonce/.test(res.headers.get('www-authenticate') ?? '');
+    if (!(askedNonce && fresh && attempt === 0)) return res;
+    await res.body?.cancel();
+  }
 }
 
 function isBytes(body: XrpcCall['body']): body is { bytes: Uint8Array; contentType: string } {

@@ -42,6 +42,7 @@ export function facebookErrorFromResponse({ status, headers, body }: GraphFailur
 export const facebookNetworkError = graphNetworkError(platform, 'Facebook');
 
 export const facebookErrorMapper: GraphErrorMapper = {
+  platform: 'facebook',
   fromResponse: facebookErrorFromResponse,
   fromNetwork: facebookNetworkError,
 };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { PlatformError, isPlatformError } from '../errors';
 import { mayHaveGoneThrough } from '../instagram/publish';
 import { graphString } from '../meta/graph-api';
@@ -42,18 +43,30 @@ export async function uploadFacebookPhoto(api: PageApi, url: string): Promise<st
   return requireId(body, 'id');
 }
 
-/** `POST /{page-id}/videos` with `file_url=`: a Page video, published once Facebook has processed it. */
+/** A video's custom thumbnail: the image's bytes, sent as the `thumb` file. */
+export interface FacebookThumb {
+  bytes: Uint8Array;
+  contentType: string;
+}
+
+/**
+ * `POST /{page-id}/videos` with `file_url=`: a Page video, published once Facebook has processed it.
+ * With a `thumb` (https://developers.facebook.com/docs/graph-api/reference/page/videos/#Creating:
+ * "video thumbnail raw data to be uploaded and associated with a video") the call is multipart,
+ * the image one file part of it.
+ */
 export async function publishFacebookVideo(
   api: PageApi,
-  video: { fileUrl: string; description: string; title?: string },
+  video: { fileUrl: string; description: string; title?: string; thumb?: FacebookThumb },
 ): Promise<FacebookPublished> {
   const form = {
     file_url: video.fileUrl,
     description: video.description || undefined,
     title: video.title || undefined,
   };
+  const params = video.thumb ? { multipart: multipartOf(form, 'thumb', video.thumb) } : { form };
   // On graph.facebook.com: "graph-video.facebook.com ... has been deprecated" (https://developers.facebook.com/docs/video-api/overview).
-  const body = await publishing(() => callFacebook(api, 'POST', [api.pageId, 'videos'], { form }));
+  const body = await publishing(() => callFacebook(api, 'POST', [api.pageId, 'videos'], params));
   const id = requireId(body, 'id');
   return {
     platformPostId: id,
@@ -71,6 +84,28 @@ export async function getFacebookPermalink(api: FacebookApiOptions, objectId: st
   } catch {
     return null;
   }
+}
+
+/** Text parameters and one file as a `multipart/form-data` body. */
+function multipartOf(
+  fields: Record<string, string | undefined>,
+  name: string,
+  file: FacebookThumb,
+): { body: Buffer; contentType: string } {
+  const boundary = `postbus-${randomUUID()}`;
+  const parts: Buffer[] = [];
+  for (const [key, value] of Object.entries(fields))
+    if (value !== undefined)
+      parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${key}"\r\n\r\n${value}\r\n`));
+  const extension = file.contentType === 'image/png' ? 'png' : 'jpg';
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\ncontent-disposition: form-data; name="${name}"; filename="${name}.${extension}"\r\ncontent-type: ${file.contentType}\r\n\r\n`,
+    ),
+    Buffer.from(file.bytes),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
+  return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 /** A call that makes the post visible: an answer lost on the way leaves the outcome unknown. */

@@ -1,6 +1,7 @@
 import { PlatformError, isPlatformError } from '../errors';
 import { mayHaveGoneThrough } from '../instagram/publish';
-import { parseJson } from '../meta/graph-request';
+import { answerTooLarge, readBoundedAnswer, type BoundedAnswer } from '../http/bounded-answer';
+import { GRAPH_ANSWER_MAX_BYTES, parseJson } from '../meta/graph-request';
 import { fetchStreamed, type UploadDeadlines } from '../media/media-source';
 import { graphString } from '../meta/graph-api';
 import { callFacebook, type FacebookApiOptions } from './api';
@@ -35,6 +36,7 @@ export async function uploadFacebookReel(
   upload: { uploadUrl: string; fileSize: number; offset: number; body: ReadableStream<Uint8Array> } & UploadDeadlines,
 ): Promise<void> {
   let res: Response;
+  let answer: BoundedAnswer;
   try {
     res = await fetchStreamed(
       api.fetchImpl ?? fetch,
@@ -52,6 +54,7 @@ export async function uploadFacebookReel(
       },
       upload,
     );
+    answer = await readBoundedAnswer(res, GRAPH_ANSWER_MAX_BYTES);
   } catch (cause) {
     if (isPlatformError(cause)) throw cause;
     const name = (cause as { name?: string }).name;
@@ -61,7 +64,10 @@ export async function uploadFacebookReel(
       cause,
     });
   }
-  const text = await res.text();
+  // rupload answers `{"success":true}`: one too long to read confirms nothing, like any unreadable 2xx (not transient).
+  if (res.ok && answer.cut)
+    throw answerTooLarge('facebook', 'the reel upload', GRAPH_ANSWER_MAX_BYTES, { status: res.status });
+  const text = answer.text;
   const parsed = parseJson(text);
   if (res.ok && parsed && typeof parsed === 'object' && (parsed as { success?: unknown }).success === true) return;
   throw facebookErrorFromResponse({ status: res.status, headers: res.headers, body: parsed ?? text });

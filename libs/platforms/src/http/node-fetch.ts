@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { Readable } from 'node:stream';
 
 /**
  * A `fetch` for the platform API calls (small JSON or form bodies, JSON answers) over node:http
@@ -47,15 +48,15 @@ async function send(url: URL, init: RequestInit, body: string | undefined, mayRe
       reject(err); // eslint-disable-line @typescript-eslint/prefer-promise-reject-errors -- like fetch, an abort rejects with the signal's reason, whatever value it is
     };
     const req = transport.request(url, { method: init.method ?? 'GET', headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('error', (err) => fail(new TypeError('fetch failed', { cause: err })));
-      res.on('end', () => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener('abort', onAbort);
-        resolve(responseOf(url, res, Buffer.concat(chunks)));
-      });
+      if (settled) return void res.destroy();
+      settled = true;
+      // The deadline goes on covering the body: an abort now ends the stream its reader is waiting on.
+      const endBody = () => res.destroy(signal!.reason as Error);
+      signal?.removeEventListener('abort', onAbort);
+      signal?.addEventListener('abort', endBody, { once: true });
+      res.once('close', () => signal?.removeEventListener('abort', endBody));
+      res.on('error', () => {}); // whoever reads the body sees the error; no reader yet must not crash the process
+      resolve(responseOf(url, res));
     });
     req.on('error', (err: NodeJS.ErrnoException) => {
       // A kept-alive socket the server closed just as it was reused: nothing reached the server (Node's documented retry).
@@ -72,15 +73,32 @@ async function send(url: URL, init: RequestInit, body: string | undefined, mayRe
   });
 }
 
-/** The part of Response the clients use: status, headers and the body as text or JSON. */
-function responseOf(url: URL, res: http.IncomingMessage, buffer: Buffer): Response {
+/** Where a nodeFetch answer keeps its body as a node stream, for readers that take one (readBoundedAnswer). */
+export const NODE_BODY = Symbol('postbus.nodeBody');
+
+/**
+ * The part of Response the clients use: status, headers and the body, which streams from the
+ * socket. `text()`, `json()` and `arrayBuffer()` read all of it; a bounded reader takes
+ * `[NODE_BODY]` (or `body`, made on first use) and stops where it likes.
+ */
+function responseOf(url: URL, res: http.IncomingMessage): Response {
   const headers = new Headers();
   for (const [name, value] of Object.entries(res.headers)) {
     if (Array.isArray(value)) value.forEach((v) => headers.append(name, v));
     else if (value !== undefined) headers.set(name, value);
   }
   const status = res.statusCode ?? 0;
-  const text = () => buffer.toString('utf8');
+  const whole = async () => {
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of res as AsyncIterable<Buffer>) chunks.push(chunk);
+    } catch (err) {
+      throw isAbort(err) ? err : new TypeError('fetch failed', { cause: err });
+    }
+    return Buffer.concat(chunks);
+  };
+  const text = async () => new TextDecoder().decode(await whole());
+  let body: ReadableStream<Uint8Array> | undefined;
   return {
     url: url.toString(),
     status,
@@ -89,10 +107,24 @@ function responseOf(url: URL, res: http.IncomingMessage, buffer: Buffer): Respon
     redirected: false,
     type: 'basic',
     headers,
-    bodyUsed: false,
-    body: null,
-    text: async () => text(),
-    json: async () => JSON.parse(text()) as unknown,
-    arrayBuffer: async () => buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength),
+    get bodyUsed() {
+      return res.readableDidRead;
+    },
+    get body() {
+      return (body ??= Readable.toWeb(res) as ReadableStream<Uint8Array>);
+    },
+    [NODE_BODY]: res,
+    text,
+    json: async () => JSON.parse(await text()) as unknown,
+    arrayBuffer: async () => {
+      const buffer = await whole();
+      return buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength);
+    },
   } as unknown as Response;
+}
+
+/** An abort's reason (TimeoutError, AbortError) passes as it is, like fetch rejects with it. */
+function isAbort(err: unknown): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  return name === 'TimeoutError' || name === 'AbortError';
 }

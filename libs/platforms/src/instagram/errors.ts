@@ -157,6 +157,7 @@ export function instagramErrorFromResponse({ status, headers, body }: GraphFailu
 export const instagramNetworkError = graphNetworkError(platform, 'Instagram');
 
 export const instagramErrorMapper: GraphErrorMapper = {
+  platform: 'instagram',
   fromResponse: instagramErrorFromResponse,
   fromNetwork: instagramNetworkError,
 };

@@ -1,5 +1,6 @@
 import type { Platform } from '@postbus/contracts';
 import { PlatformError } from '../errors';
+import { answerTooLarge, readBoundedAnswer, type BoundedAnswer } from '../http/bounded-answer';
 
 export const LINKEDIN_PLATFORM: Platform = 'linkedin';
 export const LINKEDIN_DEFAULT_TIMEOUT_MS = 30_000;
@@ -10,7 +11,7 @@ export const LINKEDIN_DEFAULT_TIMEOUT_MS = 30_000;
  */
 export const LINKEDIN_API_VERSION_DEFAULT = '202610';
 /** Bytes of an answer read at most: posts, upload instructions and profiles are small. */
-const ANSWER_MAX_BYTES = 1024 * 1024;
+export const LINKEDIN_ANSWER_MAX_BYTES = 1024 * 1024;
 
 export interface LinkedInApiOptions {
   /** `https://api.linkedin.com` (the sandbox's `/linkedin` otherwise); calls go to `/rest/…` and `/v2/userinfo`. */
@@ -58,7 +59,7 @@ export async function callLinkedIn<T = Record<string, unknown>>(
   if (call.json !== undefined) headers['content-type'] = 'application/json';
   const what = `${call.method} ${call.path}`;
   let res: Response;
-  let text: string;
+  let answer: BoundedAnswer;
   try {
     res = await (api.fetchImpl ?? fetch)(url, {
       method: call.method,
@@ -67,19 +68,20 @@ export async function callLinkedIn<T = Record<string, unknown>>(
       signal: AbortSignal.timeout(api.timeoutMs ?? LINKEDIN_DEFAULT_TIMEOUT_MS),
       redirect: 'manual',
     });
-    text = await readBounded(res);
+    answer = await readBoundedAnswer(res, LINKEDIN_ANSWER_MAX_BYTES);
   } catch (cause) {
     throw linkedInNetworkError(what, call.write === true, cause);
   }
-  const json = parseLinkedInJson(text);
-  if (res.status >= 200 && res.status < 300)
-    return { status: res.status, headers: res.headers, body: (json ?? {}) as T };
+  const ok = res.status >= 200 && res.status < 300;
+  // A write that answered 2xx happened: an unreadable answer leaves what it made to be found again, not sent twice.
+  if (ok && answer.cut)
+    throw answerTooLarge(LINKEDIN_PLATFORM, what, LINKEDIN_ANSWER_MAX_BYTES, {
+      status: res.status,
+      ...(call.write && { transient: true, outcomeUnknown: true }),
+    });
+  const json = parseLinkedInJson(answer.text);
+  if (ok) return { status: res.status, headers: res.headers, body: (json ?? {}) as T };
   throw linkedInError(what, call.write === true, res.status, res.headers, json);
-}
-
-async function readBounded(res: Response): Promise<string> {
-  const text = await res.text();
-  return text.length > ANSWER_MAX_BYTES ? text.slice(0, ANSWER_MAX_BYTES) : text;
 }
 
 export function linkedInNetworkError(what: string, write: boolean, cause: unknown): PlatformError {

@@ -1,6 +1,8 @@
 import { PlatformError } from '../errors';
 import { fetchStreamed, type UploadDeadlines } from '../media/media-source';
+import { readBoundedAnswer, type BoundedAnswer } from '../http/bounded-answer';
 import {
+  LINKEDIN_ANSWER_MAX_BYTES,
   LINKEDIN_PLATFORM,
   callLinkedIn,
   linkedInError,
@@ -82,6 +84,7 @@ export async function putLinkedInPart(
   deadlines: UploadDeadlines,
 ): Promise<string> {
   let res: Response;
+  let answer: BoundedAnswer;
   try {
     res = await fetchStreamed(
       api.fetchImpl ?? fetch,
@@ -98,13 +101,14 @@ export async function putLinkedInPart(
       },
       deadlines,
     );
+    // Only an error's body is read for its message: a long one is cut, a success's body is not needed.
+    answer = await readBoundedAnswer(res, LINKEDIN_ANSWER_MAX_BYTES);
   } catch (cause) {
     if ((cause as { platform?: unknown }).platform) throw cause;
     throw linkedInNetworkError('the upload', false, cause);
   }
-  const text = await res.text();
   if (res.status < 200 || res.status >= 300)
-    throw linkedInError('PUT of the upload', false, res.status, res.headers, parseLinkedInJson(text));
+    throw linkedInError('PUT of the upload', false, res.status, res.headers, parseLinkedInJson(answer.text));
   return res.headers.get('etag') ?? '';
 }
 

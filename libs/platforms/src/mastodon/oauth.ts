@@ -7,8 +7,18 @@ import {
   type MastodonInstances,
 } from './api';
 
-/** What Postbus asks of a Mastodon account: post statuses, upload media, read who it is. */
-export const MASTODON_SCOPES = ['write:statuses', 'write:media', 'read:accounts'] as const;
+/**
+ * What Postbus asks of a Mastodon account (https://docs.joinmastodon.org/api/oauth-scopes/): post
+ * statuses, upload media, read who it is, read its statuses' counts (analytics; a token sent to
+ * `GET /api/v1/statuses/:id` must hold read:statuses) and read its mentions (auto-replies).
+ */
+export const MASTODON_SCOPES = [
+  'write:statuses',
+  'write:media',
+  'read:accounts',
+  'read:statuses',
+  'read:notifications',
+] as const;
 
 export interface MastodonApp {
   clientId: string;

@@ -73,13 +73,21 @@ export interface MastodonAttachment {
   url: string | null;
 }
 
+/** A file part of a multipart upload. */
+export interface MastodonFilePart {
+  bytes: Uint8Array;
+  contentType: string;
+  filename: string;
+}
+
 /**
  * Uploads one file (https://docs.joinmastodon.org/methods/media/#v2): 200 when it is ready, 202
  * with `url: null` while the instance processes it (poll getMastodonMedia until `url` is set).
+ * `thumbnail` is the video's custom preview image (the `thumbnail` file part of the same call).
  */
 export async function uploadMastodonMedia(
   api: MastodonApiOptions,
-  file: { bytes: Uint8Array; contentType: string; filename: string; description?: string },
+  file: MastodonFilePart & { description?: string; thumbnail?: MastodonFilePart },
 ): Promise<MastodonAttachment> {
   const boundary = `postbus-${randomUUID()}`;
   const parts: Buffer[] = [];
@@ -87,18 +95,21 @@ export async function uploadMastodonMedia(
     parts.push(
       Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="description"\r\n\r\n${file.description}\r\n`),
     );
-  parts.push(
-    Buffer.from(
-      `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${file.filename.replace(/["\r\n]/g, '')}"\r\ncontent-type: ${file.contentType}\r\n\r\n`,
-    ),
-  );
-  parts.push(Buffer.from(file.bytes), Buffer.from(`\r\n--${boundary}--\r\n`));
+  parts.push(filePart(boundary, 'file', file));
+  if (file.thumbnail) parts.push(filePart(boundary, 'thumbnail', file.thumbnail));
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
   const { body } = await callMastodon<Partial<MastodonAttachment>>(api, {
     method: 'POST',
     path: '/api/v2/media',
     multipart: { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` },
   });
   return attachmentOf(body);
+}
+
+/** One `form-data` file part, its closing line break included. */
+function filePart(boundary: string, name: string, file: MastodonFilePart): Buffer {
+  const head = `--${boundary}\r\ncontent-disposition: form-data; name="${name}"; filename="${file.filename.replace(/["\r\n]/g, '')}"\r\ncontent-type: ${file.contentType}\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head), Buffer.from(file.bytes), Buffer.from('\r\n')]);
 }
 
 /** An attachment's state; `url` stays null until processing is done: https://docs.joinmastodon.org/methods/media/#get */

@@ -44,6 +44,24 @@ export const COVER_RULES: Readonly<Partial<Record<MediaTarget, CoverRule>>> = {
     longSideMax: 1280,
     source: 'https://developers.google.com/youtube/v3/docs/thumbnails/set',
   },
+  // thumb on POST /{page-id}/videos: an image file (BMP, GIF, JPEG, PNG, TIFF) of at most 10 MB — https://developers.facebook.com/docs/graph-api/reference/page/videos/#Creating, https://developers.facebook.com/docs/graph-api/reference/video/thumbnails/
+  'facebook.video': {
+    how: 'image',
+    field: 'thumb',
+    contentTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/tiff'],
+    maxBytes: 10 * MB,
+    longSideMax: 1280,
+    source: 'https://developers.facebook.com/docs/graph-api/reference/page/videos/#Creating',
+  },
+  // thumbnail on POST /api/v2/media: an image within the instance's image size limit (16 MB by default) — https://docs.joinmastodon.org/methods/media/#v2
+  'mastodon.video': {
+    how: 'image',
+    field: 'thumbnail',
+    contentTypes: ['image/jpeg', 'image/png', 'image/gif', 'image/webp'],
+    maxBytes: 16 * MB,
+    longSideMax: 1280,
+    source: 'https://docs.joinmastodon.org/methods/media/#v2',
+  },
   // post_info.video_cover_timestamp_ms: TikTok takes a frame offset only — https://developers.tiktok.com/doc/content-posting-api-reference-direct-post
   'tiktok.video': {
     how: 'offset',

@@ -215,7 +215,10 @@ export async function fetchStreamed(
     cancel: (reason) => source.cancel(reason),
   });
   try {
-    return await fetchImpl(url, { ...init, body, duplex: 'half', signal: controller.signal });
+    const res = await fetchImpl(url, { ...init, body, duplex: 'half', signal: controller.signal });
+    // Its body is read after this returns: the deadline to answer goes on covering it (an abort ends the body's stream).
+    setTimeout(timeUp("The platform's answer to the upload"), deadlines.answerTimeoutMs ?? 30_000).unref();
+    return res;
   } catch (err) {
     // fetch wraps a failing body in its own "fetch failed": the bytes never came, which is not the platform's doing
     throw sourceFailure ? sourceFailure.error : err;

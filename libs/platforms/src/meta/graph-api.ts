@@ -16,6 +16,8 @@ export const GRAPH_DEFAULT_TIMEOUT_MS = 30_000;
 export interface GraphParams {
   query?: Record<string, string | undefined>;
   form?: Record<string, string | undefined>;
+  /** A `multipart/form-data` body, already encoded, in place of `form`. */
+  multipart?: { body: Buffer; contentType: string };
 }
 
 /** One call to `{baseUrl}/{path segments}`, Bearer-authenticated, errors mapped by the platform's mapper. */
@@ -33,6 +35,7 @@ export function callGraph(
       accessToken: api.accessToken,
       query: params.query,
       form: params.form,
+      multipart: params.multipart,
       fetchImpl: api.fetchImpl ?? nodeFetch,
       timeoutMs: api.timeoutMs ?? GRAPH_DEFAULT_TIMEOUT_MS,
     },

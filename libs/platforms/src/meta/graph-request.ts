@@ -1,5 +1,10 @@
+import type { Platform } from '@postbus/contracts';
 import type { PlatformError } from '../errors';
+import { answerTooLarge, readBoundedAnswer, type BoundedAnswer } from '../http/bounded-answer';
 import { parseLosslessJson } from '../http/lossless-json';
+
+/** Bytes of a Graph answer read at most: objects, ids and pages of comments are far smaller. */
+export const GRAPH_ANSWER_MAX_BYTES = 1024 * 1024;
 
 /** What a Graph call answered when it was not a success, handed to the platform's error mapper. */
 export interface GraphFailure {
@@ -17,6 +22,8 @@ export interface GraphNetworkFailure {
 }
 
 export interface GraphErrorMapper {
+  /** Whose errors these are: an answer too large to read is refused in its name. */
+  platform: Platform;
   fromResponse(failure: GraphFailure): PlatformError;
   fromNetwork(failure: GraphNetworkFailure): PlatformError;
 }
@@ -29,6 +36,8 @@ export interface GraphRequest {
   query?: Record<string, string | undefined>;
   /** Sent as an `application/x-www-form-urlencoded` body (POST only). */
   form?: Record<string, string | undefined>;
+  /** Sent as a `multipart/form-data` body instead, already encoded (a call that carries a file). */
+  multipart?: { body: Buffer; contentType: string };
   fetchImpl: typeof fetch;
   timeoutMs: number;
 }
@@ -51,8 +60,11 @@ export async function sendGraphRequest(req: GraphRequest, errors: GraphErrorMapp
   const url = new URL(req.url);
   for (const [key, value] of Object.entries(req.query ?? {})) if (value !== undefined) url.searchParams.set(key, value);
   const headers: Record<string, string> = { authorization: `Bearer ${req.accessToken}`, accept: 'application/json' };
-  let body: string | undefined;
-  if (req.form) {
+  let body: string | Buffer | undefined;
+  if (req.multipart) {
+    body = req.multipart.body;
+    headers['content-type'] = req.multipart.contentType;
+  } else if (req.form) {
     const form = new URLSearchParams();
     for (const [key, value] of Object.entries(req.form)) if (value !== undefined) form.set(key, value);
     body = form.toString();
@@ -61,7 +73,7 @@ export async function sendGraphRequest(req: GraphRequest, errors: GraphErrorMapp
 
   let status: number;
   let responseHeaders: Headers;
-  let text: string;
+  let answer: BoundedAnswer;
   try {
     const res = await req.fetchImpl(url, {
       method: req.method,
@@ -71,13 +83,17 @@ export async function sendGraphRequest(req: GraphRequest, errors: GraphErrorMapp
     });
     status = res.status;
     responseHeaders = res.headers;
-    text = await res.text();
+    answer = await readBoundedAnswer(res, GRAPH_ANSWER_MAX_BYTES);
   } catch (cause) {
     throw errors.fromNetwork({ timedOut: isTimeout(cause), maybeDelivered: !provesNotSent(cause), cause });
   }
 
-  const parsed = parseJson(text);
   const ok = status >= 200 && status < 300;
+  // Like any 2xx Graph cannot make readable: not transient, its status telling a publish step it may have gone through.
+  if (ok && answer.cut)
+    throw answerTooLarge(errors.platform, `${req.method} ${url.pathname}`, GRAPH_ANSWER_MAX_BYTES, { status });
+  const text = answer.text;
+  const parsed = parseJson(text);
   if (ok && parsed && typeof parsed === 'object' && !Array.isArray(parsed) && !('error' in parsed)) {
     return parsed as Record<string, unknown>;
   }

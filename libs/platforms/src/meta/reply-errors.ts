@@ -21,6 +21,7 @@ const NAMES: Partial<Record<Platform, string>> = { instagram: 'Instagram', faceb
 export function metaReplyErrorMapper(platform: Platform, what: 'reply' | 'comment' = 'reply'): GraphErrorMapper {
   const name = NAMES[platform] ?? platform;
   return {
+    platform,
     fromResponse({ status, headers, body }: GraphFailure): PlatformError {
       const error = parseGraphError(body);
       const tokenRejected = error?.code !== undefined && GRAPH_TOKEN_CODES.has(error.code);

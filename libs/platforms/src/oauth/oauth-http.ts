@@ -1,7 +1,11 @@
 import type { Platform } from '@postbus/contracts';
+import { answerTooLargeMessage, readBoundedAnswer, type BoundedAnswer } from '../http/bounded-answer';
 import { parseLosslessJson } from '../http/lossless-json';
 import { OAUTH_DEFAULT_TIMEOUT_MS, type OAuthAppOptions } from './oauth-client';
-import { oauthErrorFromResponse, oauthMalformed, oauthNetworkError } from './oauth-error';
+import { OAuthError, oauthErrorFromResponse, oauthMalformed, oauthNetworkError } from './oauth-error';
+
+/** Bytes of a token or profile answer read at most: they are a few hundred bytes. */
+export const OAUTH_ANSWER_MAX_BYTES = 1024 * 1024;
 
 export interface OAuthCall {
   platform: Platform;
@@ -48,7 +52,7 @@ export async function callOAuth(
   }
 
   let status: number;
-  let text: string;
+  let answer: BoundedAnswer;
   try {
     const res = await (app.fetchImpl ?? fetch)(url, {
       method: call.method,
@@ -58,10 +62,13 @@ export async function callOAuth(
       redirect: 'manual',
     });
     status = res.status;
-    text = await res.text();
+    answer = await readBoundedAnswer(res, OAUTH_ANSWER_MAX_BYTES);
   } catch (cause) {
     throw oauthNetworkError(call.platform, call.action, cause);
   }
+  if (status >= 200 && status < 300 && answer.cut)
+    throw oauthAnswerTooLarge(call.platform, call.action, OAUTH_ANSWER_MAX_BYTES, status);
+  const text = answer.text;
   let parsed: unknown;
   try {
     parsed = parseLosslessJson(text); // user_id may be a JSON number beyond 2^53 (Threads, Instagram)
@@ -76,6 +83,16 @@ export async function callOAuth(
   }
   if (status >= 200 && status < 300 && !isObject) throw oauthMalformed(call.platform, call.action, 'a JSON object');
   throw oauthErrorFromResponse(call.platform, call.action, { status, body: parsed ?? text });
+}
+
+/** A success answer longer than Postbus reads of one: its JSON cannot be read, and the same call answers the same. */
+export function oauthAnswerTooLarge(platform: Platform, action: string, maxBytes: number, status: number): OAuthError {
+  return new OAuthError(answerTooLargeMessage(platform, action, maxBytes), {
+    platform,
+    transient: false,
+    code: 'answer_too_large',
+    status,
+  });
 }
 
 /** A string member of an answer, or a malformed-answer error. */

@@ -1,10 +1,11 @@
 import type { Platform } from '@postbus/contracts';
 import { PlatformError } from '../errors';
+import { answerTooLarge, readBoundedAnswer, type BoundedAnswer } from '../http/bounded-answer';
 import { nodeFetch } from '../http/node-fetch';
 
 export const PINTEREST_PLATFORM: Platform = 'pinterest';
 /** Bytes of an answer read at most: pins, boards and media records are small. */
-const ANSWER_MAX_BYTES = 1024 * 1024;
+export const PINTEREST_ANSWER_MAX_BYTES = 1024 * 1024;
 
 /** How to reach Pinterest API v5: `baseUrl` is `https://api.pinterest.com` or `${sandboxUrl}/pinterest`. */
 export interface PinterestApiOptions {
@@ -38,7 +39,7 @@ export async function callPinterest<T = Record<string, unknown>>(
   if (call.json !== undefined) headers['content-type'] = 'application/json';
   const what = `${call.method} ${call.path}`;
   let res: Response;
-  let text: string;
+  let answer: BoundedAnswer;
   try {
     res = await (api.fetchImpl ?? nodeFetch)(url, {
       method: call.method,
@@ -47,7 +48,7 @@ export async function callPinterest<T = Record<string, unknown>>(
       signal: AbortSignal.timeout(api.timeoutMs ?? 30_000),
       redirect: 'manual',
     });
-    text = (await res.text()).slice(0, ANSWER_MAX_BYTES);
+    answer = await readBoundedAnswer(res, PINTEREST_ANSWER_MAX_BYTES);
   } catch (cause) {
     const name = (cause as { name?: string }).name;
     const code = (cause as { cause?: { code?: string } }).cause?.code;
@@ -61,8 +62,15 @@ export async function callPinterest<T = Record<string, unknown>>(
       cause,
     });
   }
-  const json = parseObject(text);
-  if (res.status >= 200 && res.status < 300) return (json ?? {}) as T;
+  const ok = res.status >= 200 && res.status < 300;
+  // A write that answered 2xx happened: an unreadable answer leaves what it made to be found again, not sent twice.
+  if (ok && answer.cut)
+    throw answerTooLarge(PINTEREST_PLATFORM, what, PINTEREST_ANSWER_MAX_BYTES, {
+      status: res.status,
+      ...(call.write && { transient: true, outcomeUnknown: true }),
+    });
+  const json = parseObject(answer.text);
+  if (ok) return (json ?? {}) as T;
   throw pinterestError(what, call, res.status, res.headers, json);
 }
 

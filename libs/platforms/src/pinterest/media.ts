@@ -66,7 +66,7 @@ export async function uploadPinterestVideo(
       redirect: 'manual',
     });
     status = res.status;
-    await res.arrayBuffer();
+    await res.body?.cancel(); // only the status tells: the storage's answer is left unread
   } catch (cause) {
     throw new PlatformError('The video upload to Pinterest did not finish; trying again.', {
       platform: PINTEREST_PLATFORM,

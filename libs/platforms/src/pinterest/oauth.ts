@@ -10,7 +10,8 @@ import {
   type RefreshedCredentials,
   type StoredCredentials,
 } from '../oauth/oauth-client';
-import { optionalString, scopesOf } from '../oauth/oauth-http';
+import { oauthAnswerTooLarge, optionalString, scopesOf } from '../oauth/oauth-http';
+import { readBoundedAnswer, type BoundedAnswer } from '../http/bounded-answer';
 import { isPlatformError } from '../errors';
 import { callPinterest, PINTEREST_PLATFORM } from './api';
 
@@ -25,6 +26,8 @@ export interface PinterestOAuthOptions extends OAuthAppOptions {
 export const PINTEREST_SCOPES = ['boards:read', 'pins:read', 'pins:write', 'user_accounts:read'];
 
 const platform = PINTEREST_PLATFORM;
+/** Bytes of a token answer read at most: it is a few hundred. */
+const TOKEN_ANSWER_MAX_BYTES = 64 * 1024;
 
 /**
  * Pinterest OAuth (https://developers.pinterest.com/docs/getting-started/set-up-authentication-and-authorization/):
@@ -111,7 +114,7 @@ async function tokenCall(
 ): Promise<Record<string, unknown>> {
   const basic = Buffer.from(`${opts.clientId}:${opts.clientSecret}`).toString('base64');
   let res: Response;
-  let text: string;
+  let answer: BoundedAnswer;
   try {
     res = await (opts.fetchImpl ?? fetch)(joinUrl(opts.apiUrl, 'v5/oauth/token'), {
       method: 'POST',
@@ -124,13 +127,14 @@ async function tokenCall(
       signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
       redirect: 'manual',
     });
-    text = (await res.text()).slice(0, 64 * 1024);
+    answer = await readBoundedAnswer(res, TOKEN_ANSWER_MAX_BYTES);
   } catch (cause) {
     throw oauthNetworkError(platform, action, cause);
   }
+  if (res.ok && answer.cut) throw oauthAnswerTooLarge(platform, action, TOKEN_ANSWER_MAX_BYTES, res.status);
   let body: Record<string, unknown> | undefined;
   try {
-    const parsed: unknown = JSON.parse(text);
+    const parsed: unknown = JSON.parse(answer.text);
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
   } catch {
     body = undefined;

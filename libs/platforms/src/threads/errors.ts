@@ -110,6 +110,7 @@ export function threadsErrorFromResponse({ status, headers, body }: GraphFailure
 export const threadsNetworkError = graphNetworkError(platform, 'Threads');
 
 export const threadsErrorMapper: GraphErrorMapper = {
+  platform: 'threads',
   fromResponse: threadsErrorFromResponse,
   fromNetwork: threadsNetworkError,
 };

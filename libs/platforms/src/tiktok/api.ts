@@ -1,3 +1,4 @@
+import { answerTooLarge, readBoundedAnswer, type BoundedAnswer } from '../http/bounded-answer';
 import { nodeFetch } from '../http/node-fetch';
 import { parseJson } from '../meta/graph-request';
 import { tiktokErrorFromResponse, tiktokNetworkError } from './errors';
@@ -11,6 +12,9 @@ export interface TikTokApiOptions {
   timeoutMs?: number;
 }
 
+/** Bytes of an answer read at most: publish ids, creator info and statuses are small. */
+export const TIKTOK_ANSWER_MAX_BYTES = 1024 * 1024;
+
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
 
 /**
@@ -19,7 +23,7 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH
  */
 export async function callTikTok(api: TikTokApiOptions, path: string, body: unknown): Promise<Record<string, unknown>> {
   let res: Response;
-  let text: string;
+  let answer: BoundedAnswer;
   try {
     res = await (api.fetchImpl ?? nodeFetch)(`${api.baseUrl.replace(/\/+$/, '')}${path}`, {
       method: 'POST',
@@ -27,12 +31,16 @@ export async function callTikTok(api: TikTokApiOptions, path: string, body: unkn
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(api.timeoutMs ?? 30_000),
     });
-    text = await res.text();
+    answer = await readBoundedAnswer(res, TIKTOK_ANSWER_MAX_BYTES);
   } catch (cause) {
     const name = (cause as { name?: string }).name;
     const code = (cause as { cause?: { code?: string } }).cause?.code;
     throw tiktokNetworkError(name === 'TimeoutError' || name === 'AbortError', !(code && NOT_SENT.has(code)), cause);
   }
+  // Like any 2xx TikTok cannot make readable: not transient, its status telling a publish start it may have gone through.
+  if (res.ok && answer.cut)
+    throw answerTooLarge('tiktok', `POST ${path}`, TIKTOK_ANSWER_MAX_BYTES, { status: res.status });
+  const text = answer.text;
   const parsed = parseJson(text) as { data?: unknown; error?: { code?: unknown } } | undefined;
   if (res.ok && parsed?.error?.code === 'ok') return (parsed.data ?? {}) as Record<string, unknown>;
   throw tiktokErrorFromResponse(res.status, res.headers, parsed ?? text);

@@ -1,5 +1,7 @@
 import { parseJson } from '../meta/graph-request';
+import { readBoundedAnswer, type BoundedAnswer } from '../http/bounded-answer';
 import { fetchStreamed, type UploadDeadlines } from '../media/media-source';
+import { TIKTOK_ANSWER_MAX_BYTES } from './api';
 import { tiktokErrorFromResponse, tiktokNetworkError } from './errors';
 
 /**
@@ -18,6 +20,7 @@ export async function putTikTokChunk(
   } & UploadDeadlines,
 ): Promise<'partial' | 'complete'> {
   let res: Response;
+  let answer: BoundedAnswer;
   try {
     res = await fetchStreamed(
       upload.fetchImpl ?? fetch,
@@ -33,12 +36,14 @@ export async function putTikTokChunk(
       },
       upload,
     );
+    // Only an error's body is read, for its message: a long one is cut.
+    answer = await readBoundedAnswer(res, TIKTOK_ANSWER_MAX_BYTES);
   } catch (cause) {
     const name = (cause as { name?: string }).name;
     if ((cause as { platform?: unknown }).platform) throw cause;
     throw tiktokNetworkError(name === 'TimeoutError' || name === 'AbortError', true, cause);
   }
-  const text = await res.text();
+  const text = answer.text;
   if (res.status === 201 || (res.status === 200 && upload.last + 1 === upload.total)) return 'complete';
   if (res.status === 206 || res.status === 200) return 'partial';
   throw tiktokErrorFromResponse(res.status, res.headers, parseJson(text) ?? text);

@@ -1,5 +1,6 @@
 import type { Platform } from '@postbus/contracts';
 import { PlatformError, type PlatformThrottle } from '../errors';
+import { answerTooLarge, readBoundedAnswer, type BoundedAnswer } from '../http/bounded-answer';
 
 export const X_PLATFORM: Platform = 'x';
 export const X_DEFAULT_TIMEOUT_MS = 30_000;
@@ -60,7 +61,7 @@ export async function callX<T = Record<string, unknown>>(api: XApiOptions, call:
   }
   const what = `${call.method} ${call.path}`;
   let res: Response;
-  let text: string;
+  let answer: BoundedAnswer;
   try {
     res = await (api.fetchImpl ?? fetch)(url, {
       method: call.method,
@@ -69,7 +70,7 @@ export async function callX<T = Record<string, unknown>>(api: XApiOptions, call:
       redirect: 'manual',
       signal: AbortSignal.timeout(call.timeoutMs ?? api.timeoutMs ?? X_DEFAULT_TIMEOUT_MS),
     });
-    text = await readBounded(res);
+    answer = await readBoundedAnswer(res, ANSWER_MAX_BYTES);
   } catch (cause) {
     const timeout = (cause as Error)?.name === 'TimeoutError';
     throw new PlatformError(`X did not answer ${what}; trying again.`, {
@@ -80,20 +81,17 @@ export async function callX<T = Record<string, unknown>>(api: XApiOptions, call:
       cause,
     });
   }
-  const json = parseJson(text);
   const rateLimit = rateLimitOf(res.headers);
-  if (res.status >= 200 && res.status < 300) return { status: res.status, body: (json ?? {}) as T, rateLimit };
+  const ok = res.status >= 200 && res.status < 300;
+  // A write that answered 2xx happened: what it made is found again before it is sent twice (as for an answer without an id).
+  if (ok && answer.cut)
+    throw answerTooLarge(X_PLATFORM, what, ANSWER_MAX_BYTES, {
+      status: res.status,
+      ...(call.write && { transient: true, outcomeUnknown: true }),
+    });
+  const json = parseJson(answer.text);
+  if (ok) return { status: res.status, body: (json ?? {}) as T, rateLimit };
   throw xError(what, call, res.status, rateLimit, json);
-}
-
-async function readBounded(res: Response): Promise<string> {
-  const length = Number(res.headers.get('content-length') ?? 0);
-  if (length > ANSWER_MAX_BYTES) {
-    await res.body?.cancel();
-    return '';
-  }
-  const text = await res.text();
-  return text.length > ANSWER_MAX_BYTES ? text.slice(0, ANSWER_MAX_BYTES) : text;
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {

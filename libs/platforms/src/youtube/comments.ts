@@ -1,6 +1,7 @@
 import { PlatformError } from '../errors';
+import { answerTooLarge, readBoundedAnswer, type BoundedAnswer } from '../http/bounded-answer';
 import { parseJson } from '../meta/graph-request';
-import { youtubeErrorFromResponse } from './errors';
+import { YOUTUBE_ANSWER_MAX_BYTES, youtubeErrorFromResponse } from './errors';
 import type { YouTubeDataApiOptions } from './insights';
 
 const platform = 'youtube' as const;
@@ -29,7 +30,7 @@ async function send(
 ): Promise<Record<string, unknown>> {
   const url = `${api.apiUrl.replace(/\/+$/, '')}/${pathAndQuery}`;
   let res: Response;
-  let text: string;
+  let answer: BoundedAnswer;
   try {
     const headers: Record<string, string> = {
       authorization: `Bearer ${api.accessToken}`,
@@ -42,7 +43,7 @@ async function send(
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(api.timeoutMs ?? 30_000),
     });
-    text = await res.text();
+    answer = await readBoundedAnswer(res, YOUTUBE_ANSWER_MAX_BYTES);
   } catch (cause) {
     const name = (cause as { name?: string }).name;
     const timedOut = name === 'TimeoutError' || name === 'AbortError';
@@ -60,9 +61,15 @@ async function send(
       },
     );
   }
-  const parsed = parseJson(text) as Record<string, unknown> | undefined;
+  // A comment YouTube took but answered too long to read may have been posted: the caller looks for it before sending again.
+  if (res.ok && answer.cut)
+    throw answerTooLarge(platform, `${method} /${pathAndQuery.split('?')[0]}`, YOUTUBE_ANSWER_MAX_BYTES, {
+      status: res.status,
+      outcomeUnknown: method === 'POST',
+    });
+  const parsed = parseJson(answer.text) as Record<string, unknown> | undefined;
   if (res.ok && parsed) return parsed;
-  const err = youtubeErrorFromResponse(res.status, res.headers, parsed ?? text);
+  const err = youtubeErrorFromResponse(res.status, res.headers, parsed ?? answer.text);
   const refusal = err.code ? COMMENT_REFUSALS[err.code] : undefined;
   if (err.transient || err.tokenRejected || !refusal) return Promise.reject(err);
   throw new PlatformError(refusal, { platform, transient: false, code: err.code, status: res.status });

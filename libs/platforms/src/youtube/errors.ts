@@ -2,6 +2,9 @@ import { PlatformError } from '../errors';
 
 const platform = 'youtube' as const;
 
+/** Bytes of an answer read at most: video resources, comment pages and error envelopes are small. */
+export const YOUTUBE_ANSWER_MAX_BYTES = 1024 * 1024;
+
 export const YOUTUBE_TOKEN_REASON = 'The YouTube access token is invalid or expired; reconnect the channel.';
 
 interface Rule {

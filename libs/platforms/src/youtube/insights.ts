@@ -1,6 +1,7 @@
 import { countOf, itemNotListed, type PlatformEngagement } from '../insights/engagement';
+import { answerTooLarge, readBoundedAnswer, type BoundedAnswer } from '../http/bounded-answer';
 import { parseJson } from '../meta/graph-request';
-import { youtubeErrorFromResponse, youtubeNetworkError } from './errors';
+import { YOUTUBE_ANSWER_MAX_BYTES, youtubeErrorFromResponse, youtubeNetworkError } from './errors';
 
 /** How to reach the YouTube Data API: `apiUrl` is `https://www.googleapis.com/youtube/v3` or `${sandboxUrl}/youtube/v3`. */
 export interface YouTubeDataApiOptions {
@@ -21,19 +22,21 @@ export async function listYouTubeVideo(
 ): Promise<Record<string, unknown> | undefined> {
   const url = `${api.apiUrl.replace(/\/+$/, '')}/videos?part=${part}&id=${encodeURIComponent(videoId)}`;
   let res: Response;
-  let text: string;
+  let answer: BoundedAnswer;
   try {
     res = await (api.fetchImpl ?? fetch)(url, {
       headers: { authorization: `Bearer ${api.accessToken}`, accept: 'application/json' },
       signal: AbortSignal.timeout(api.timeoutMs ?? 30_000),
     });
-    text = await res.text();
+    answer = await readBoundedAnswer(res, YOUTUBE_ANSWER_MAX_BYTES);
   } catch (cause) {
     const name = (cause as { name?: string }).name;
     throw youtubeNetworkError(name === 'TimeoutError' || name === 'AbortError', cause);
   }
-  const body = parseJson(text) as { items?: Record<string, unknown>[] } | undefined;
-  if (!res.ok || !body) throw youtubeErrorFromResponse(res.status, res.headers, body ?? text);
+  if (res.ok && answer.cut)
+    throw answerTooLarge('youtube', `GET /videos?part=${part}`, YOUTUBE_ANSWER_MAX_BYTES, { status: res.status });
+  const body = parseJson(answer.text) as { items?: Record<string, unknown>[] } | undefined;
+  if (!res.ok || !body) throw youtubeErrorFromResponse(res.status, res.headers, body ?? answer.text);
   return body.items?.find((i) => i.id === videoId);
 }
 

@@ -1,7 +1,8 @@
 import { isPlatformError } from '../errors';
+import { readBoundedAnswer, type BoundedAnswer } from '../http/bounded-answer';
 import { parseJson } from '../meta/graph-request';
 import { fetchStreamed } from '../media/media-source';
-import { youtubeErrorFromResponse, youtubeNetworkError } from './errors';
+import { YOUTUBE_ANSWER_MAX_BYTES, youtubeErrorFromResponse, youtubeNetworkError } from './errors';
 import type { YouTubeApiOptions } from './upload';
 
 /** `POST /thumbnails/set?videoId=` with the image bytes streamed as the body. */
@@ -11,6 +12,7 @@ export async function setYouTubeThumbnail(
 ): Promise<void> {
   const url = `${api.uploadBaseUrl.replace(/\/+$/, '')}/thumbnails/set?videoId=${encodeURIComponent(thumbnail.videoId)}`;
   let res: Response;
+  let answer: BoundedAnswer;
   try {
     res = await fetchStreamed(
       api.fetchImpl ?? fetch,
@@ -28,12 +30,13 @@ export async function setYouTubeThumbnail(
       },
       { timeoutMs: 60_000, answerTimeoutMs: api.timeoutMs },
     );
+    // Only an error's body is read, for its message: a long one is cut.
+    answer = await readBoundedAnswer(res, YOUTUBE_ANSWER_MAX_BYTES);
   } catch (cause) {
     if (isPlatformError(cause)) throw cause; // the image could not be read
     const name = (cause as { name?: string }).name;
     throw youtubeNetworkError(name === 'TimeoutError' || name === 'AbortError', cause);
   }
-  const text = await res.text();
   if (res.ok) return;
-  throw youtubeErrorFromResponse(res.status, res.headers, parseJson(text) ?? text);
+  throw youtubeErrorFromResponse(res.status, res.headers, parseJson(answer.text) ?? answer.text);
 }

@@ -1,8 +1,9 @@
 import { PlatformError } from '../errors';
+import { answerTooLarge, readBoundedAnswer, type BoundedAnswer } from '../http/bounded-answer';
 import { nodeFetch } from '../http/node-fetch';
 import { parseJson } from '../meta/graph-request';
 import { fetchStreamed, type UploadDeadlines } from '../media/media-source';
-import { youtubeErrorFromResponse, youtubeNetworkError } from './errors';
+import { YOUTUBE_ANSWER_MAX_BYTES, youtubeErrorFromResponse, youtubeNetworkError } from './errors';
 import { readYouTubeVideoStatus, type YouTubeVideoStatus } from './video-status';
 
 /** How to reach the upload API: `uploadBaseUrl` is `https://www.googleapis.com/upload/youtube/v3` or `${sandboxUrl}/youtube/upload/youtube/v3`. */
@@ -54,7 +55,7 @@ export async function openYouTubeUpload(
     body: json,
     signal: AbortSignal.timeout(api.timeoutMs ?? 30_000),
   });
-  const text = await res.text();
+  const { text } = await answerOf(res); // the session is in Location: only an error's body is read, cut when long
   const location = res.headers.get('location');
   if (res.ok && location) return new URL(location, url).toString();
   if (res.ok) {
@@ -127,12 +128,19 @@ export function youtubeWatchUrl(videoId: string): string {
 }
 
 async function readUploadState(res: Response): Promise<YouTubeUploadState> {
-  const text = await res.text();
+  const { text, cut } = await answerOf(res);
   if (res.status === 308) {
     const range = /bytes=0-(\d+)/.exec(res.headers.get('range') ?? '');
     return { kind: 'incomplete', received: range ? Number(range[1]) + 1 : 0 };
   }
   if (res.status === 404 || res.status === 410) return { kind: 'expired' };
+  // The video may be complete though its resource could not be read: as for one answered without its id, its status is checked.
+  if (res.ok && cut)
+    throw answerTooLarge('youtube', 'the upload', YOUTUBE_ANSWER_MAX_BYTES, {
+      status: res.status,
+      transient: true,
+      outcomeUnknown: true,
+    });
   const parsed = parseJson(text) as { id?: unknown; status?: unknown } | undefined;
   // The finished upload answers the video resource, part=status included (https://developers.google.com/youtube/v3/docs/videos/insert).
   if ((res.status === 200 || res.status === 201) && typeof parsed?.id === 'string') {
@@ -148,6 +156,16 @@ async function readUploadState(res: Response): Promise<YouTubeUploadState> {
     });
   }
   throw youtubeErrorFromResponse(res.status, res.headers, parsed ?? text);
+}
+
+/** The answer's body, bounded; a connection that breaks while it is read fails like one that broke before. */
+async function answerOf(res: Response): Promise<BoundedAnswer> {
+  try {
+    return await readBoundedAnswer(res, YOUTUBE_ANSWER_MAX_BYTES);
+  } catch (cause) {
+    const name = (cause as { name?: string }).name;
+    throw youtubeNetworkError(name === 'TimeoutError' || name === 'AbortError', cause);
+  }
 }
 
 /** A call to the upload API, its network failures mapped; `init` may be a request of its own making (a streamed body). */

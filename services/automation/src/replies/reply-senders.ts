@@ -1,6 +1,8 @@
 import { isPlatform } from '@postbus/contracts';
 import {
+  parseMastodonUserId,
   PlatformError,
+  replyOnMastodon,
   replyOnThreads,
   replyToFacebookComment,
   replyToInstagramComment,
@@ -13,6 +15,8 @@ export interface ReplyApis {
   instagramApiUrl: string;
   facebookApiUrl: string;
   threadsApiUrl: string;
+  /** Mastodon instance URL template (`{instance}` stands for the host). */
+  mastodonInstanceUrl: string;
   timeoutMs: number;
   /** Pause between status checks of a Threads reply container. */
   pollIntervalMs: number;
@@ -21,7 +25,7 @@ export interface ReplyApis {
 
 /**
  * The platform call behind each action. Instagram threads replies one level deep, so a public reply
- * to a reply goes under the comment it answers; Facebook and Threads nest a reply under a reply.
+ * to a reply goes under the comment it answers; Facebook, Threads and Mastodon nest a reply under a reply.
  */
 export function platformReplySender(apis: ReplyApis) {
   return (r: ReplyRequest): Promise<{ id: string }> => {
@@ -49,6 +53,21 @@ export function platformReplySender(apis: ReplyApis) {
         },
         r.comment.commentId,
         r.text,
+      );
+    }
+    if (r.platform === 'mastodon' && r.action === 'reply') {
+      const { instance } = parseMastodonUserId(r.platformUserId);
+      // The comment is answered once; the key makes a resend within the instance's hour answer the first status.
+      return replyOnMastodon(
+        {
+          instances: { baseUrlTemplate: apis.mastodonInstanceUrl },
+          instance,
+          accessToken: r.accessToken,
+          timeoutMs: apis.timeoutMs,
+        },
+        r.comment.commentId,
+        r.text,
+        `postbus-auto-reply-${r.comment.commentId}`,
       );
     }
     const platform = isPlatform(r.platform) ? r.platform : 'instagram';

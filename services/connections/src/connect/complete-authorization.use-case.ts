@@ -8,6 +8,7 @@ import { missingScopeReason } from './required-scopes';
 import { sealedAt } from '../vault/token-vault';
 import { oauthClientOf } from '../platforms/platform-clients';
 import { mastodonAccountFor } from './start-mastodon-authorization.use-case';
+import { blueskyOAuthAccountFor } from './start-bluesky-sign-in.use-case';
 
 export interface CallbackInput {
   platform: string;
@@ -15,6 +16,8 @@ export interface CallbackInput {
   code?: string;
   error?: string;
   errorDescription?: string;
+  /** The authorization server that answered (atproto OAuth sends it: https://atproto.com/specs/oauth#authorization-request). */
+  iss?: string;
   /** The binding cookie set when the link was used. */
   browserBinding?: string;
 }
@@ -49,6 +52,15 @@ export async function completeAuthorization(ports: ConnectPorts, input: Callback
       const account = await mastodonAccountFor(ports, request, input.code);
       const lacking = missingScopeReason(platform, account.scopes ?? []);
       return lacking ? fail(lacking) : finishConnection(ports, request, platform, account);
+    }
+    if (platform === 'bluesky') {
+      // Bluesky through OAuth: the code is traded at the authorization server the sign-in found, with the session's DPoP key.
+      const account = await blueskyOAuthAccountFor(ports, request, {
+        code: input.code,
+        state: input.state,
+        iss: input.iss,
+      });
+      return finishConnection(ports, request, platform, account);
     }
     const client = oauthClientOf(ports.clients, platform);
     if (!client) return fail(`${name} is not connected through a sign-in redirect.`);

@@ -1,6 +1,6 @@
 import { Events, type Platform } from '@postbus/contracts';
 import { envelope, writeOutbox } from '@postbus/bus';
-import type { PlatformAccount } from '@postbus/platforms';
+import type { BlueskyOAuthBinding, PlatformAccount } from '@postbus/platforms';
 import { profileChanged } from '../profiles/profile-changed';
 import { storeProfile } from '../profiles/store-profile';
 import type { ConnectionRequestRow } from './connection-request.repository';
@@ -26,7 +26,7 @@ export async function finishConnection(
   ports: Pick<ConnectPorts, 'db' | 'profiles' | 'requests' | 'vault' | 'announced'>,
   request: ConnectionRequestRow,
   platform: Platform,
-  account: PlatformAccount,
+  account: PlatformAccount & { oauth?: BlueskyOAuthBinding },
 ): Promise<HandoffOutcome> {
   const result = await ports.db
     .transaction(async (m) => {
@@ -41,6 +41,12 @@ export async function finishConnection(
         refreshToken: account.credentials.refreshToken,
         tokenExpiresAt: account.credentials.expiresAt,
         grantedScopes: account.scopes ?? null,
+        // Bluesky through OAuth: the session's DPoP key (sealed), its PDS and its issuer.
+        ...(account.oauth && {
+          dpopJwk: JSON.stringify(account.oauth.dpopJwk),
+          pdsUrl: account.oauth.pdsUrl,
+          oauthIssuer: account.oauth.issuer,
+        }),
       });
       const finished = await ports.requests.finish(m, request.id, { status: 'completed', profileId: profile.id });
       if (!finished) throw new AlreadyFinished();

@@ -1,4 +1,10 @@
-import { createPkcePair, isPlatformError, PlatformError, type PlatformAccount } from '@postbus/platforms';
+import {
+  createPkcePair,
+  isPlatformError,
+  MASTODON_SCOPES,
+  PlatformError,
+  type PlatformAccount,
+} from '@postbus/platforms';
 import type { ConnectionRequestRow } from './connection-request.repository';
 import { redirectUriFor, type ConnectPorts } from './connect.ports';
 import { hashSecret, randomSecret } from './handoff-secrets';
@@ -38,7 +44,8 @@ export async function startMastodonAuthorization(
 
   const redirectUri = redirectUriFor(ports.baseUrl, 'mastodon');
   const apps = new MastodonAppRepository(ports.db, ports.vault);
-  let app = await apps.find(instance, redirectUri);
+  const scopes = MASTODON_SCOPES.join(' ');
+  let app = await apps.find(instance, redirectUri, scopes);
   if (!app) {
     try {
       app = await client.registerApp(instance, redirectUri);
@@ -47,7 +54,7 @@ export async function startMastodonAuthorization(
         return { kind: 'retype', reason: `${instance} did not register Postbus: ${err.message}`, instance };
       throw err;
     }
-    await apps.save(instance, redirectUri, app);
+    await apps.save(instance, redirectUri, app, scopes);
   }
 
   const state = randomSecret();

@@ -36,12 +36,25 @@ export function connectPage(platform: Platform, action: string, csrf: string, ex
  * (form-action 'self'). App passwords are made in the Bluesky app (Settings → Privacy and
  * security → App passwords) and can be revoked there one by one.
  */
-export function blueskyConnectPage(action: string, csrf: string, expiresAt: Date, problem?: string): string {
+export function blueskyConnectPage(
+  action: string,
+  csrf: string,
+  expiresAt: Date,
+  problem?: string,
+  oauthOffered = false,
+): string {
+  // "Sign in with Bluesky" (atproto OAuth): the handle alone; the person signs in and consents at their own server.
+  const oauth = oauthOffered
+    ? `<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
+<label for="handle">Handle</label><input id="handle" name="handle" autocomplete="username" placeholder="alice.bsky.social" required>
+<p><button type="submit">Sign in with Bluesky</button></p></form>
+<p>Or connect with an app password:</p>`
+    : '';
   return page(
     'Connect Bluesky',
     `<h1>Connect your Bluesky account</h1>
-<p>A program asked to publish to a Bluesky account through Postbus. Sign in with the account's handle and an <strong>app password</strong> (never your main password): create one in Bluesky under Settings → Privacy and security → App passwords.</p>
-${problem ? `<p role="alert"><strong>${escapeHtml(problem)}</strong></p>` : ''}<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
+<p>A program asked to publish to a Bluesky account through Postbus. ${oauthOffered ? 'Sign in with Bluesky on your own server, or use' : 'Sign in with'} the account's handle and an <strong>app password</strong> (never your main password): create one in Bluesky under Settings → Privacy and security → App passwords.</p>
+${problem ? `<p role="alert"><strong>${escapeHtml(problem)}</strong></p>` : ''}${oauth}<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
 <label for="identifier">Handle or DID</label><input id="identifier" name="identifier" autocomplete="username" placeholder="alice.bsky.social" required>
 <label for="appPassword">App password</label><input id="appPassword" name="appPassword" type="password" autocomplete="off" placeholder="xxxx-xxxx-xxxx-xxxx" required>
 <p><button type="submit">Connect Bluesky</button></p></form>

@@ -6,6 +6,13 @@ import { randomSecret, sameSecret } from '../connect/handoff-secrets';
 import { inspectLink, startAuthorization } from '../connect/start-authorization.use-case';
 import { connectWithAppPassword } from '../connect/connect-with-app-password.use-case';
 import { startMastodonAuthorization } from '../connect/start-mastodon-authorization.use-case';
+import { startBlueskySignIn } from '../connect/start-bluesky-sign-in.use-case';
+import {
+  BLUESKY_CLIENT_METADATA_PATH,
+  BLUESKY_JWKS_PATH,
+  blueskyClientMetadata,
+  blueskyJwks,
+} from '../connect/bluesky-oauth-client';
 import { mastodonTrustedOrigin } from '@postbus/platforms';
 import {
   blueskyConnectPage,
@@ -25,7 +32,9 @@ const BINDING_COOKIE = 'pb_connect_binding';
  * - POST /connect/{requestId}: uses the link once and redirects to the platform's consent page;
  *   for Bluesky, signs in with the handle and app password the form sent and stores the profile
  *   for Mastodon, registers Postbus on the instance the form names (once per instance) and redirects to its consent page
+ *   for Bluesky with a handle alone ("Sign in with Bluesky"), pushes the OAuth request to the account's authorization server and redirects there
  * - GET  /oauth/callback/{platform}: the platform's redirect back; stores the profile
+ * - GET  /oauth/bluesky/client-metadata.json, /oauth/bluesky/jwks.json: Postbus as an atproto OAuth client
  * - POST /oauth/callback/{platform}/choose: picks the Page or channel when the grant reaches several
  */
 export function createHandoffApp(ports: ConnectPorts, logger: Logger): Express {
@@ -43,7 +52,12 @@ export function createHandoffApp(ports: ConnectPorts, logger: Logger): Express {
     const csrf = randomSecret();
     res.cookie(CSRF_COOKIE, csrf, h.cookie('/connect', ports.linkTtlSeconds * 1000));
     if (link.platform === 'bluesky')
-      return sendPage(res, 200, blueskyConnectPage('', csrf, new Date(link.request.expires_at)));
+      return sendPage(
+        res,
+        200,
+        blueskyConnectPage('', csrf, new Date(link.request.expires_at), undefined, h.blueskyOAuth),
+        h.blueskyOrigins,
+      );
     if (link.platform === 'mastodon')
       return sendPage(res, 200, mastodonConnectPage('', csrf, new Date(link.request.expires_at)), h.mastodonOrigins);
     sendPage(res, 200, connectPage(link.platform, '', csrf, new Date(link.request.expires_at)), h.authorizeOrigins);
@@ -64,6 +78,7 @@ export function createHandoffApp(ports: ConnectPorts, logger: Logger): Express {
       code: text(q.code),
       error: text(q.error),
       errorDescription: text(q.error_description),
+      iss: text(q.iss),
       browserBinding: cookiesOf(req)[BINDING_COOKIE],
     });
     const p = outcomePage(outcome, `${req.params.platform}/choose`);
@@ -86,6 +101,7 @@ export function createHandoffApp(ports: ConnectPorts, logger: Logger): Express {
     },
   );
 
+  serveBlueskyClientMetadata(app, ports);
   app.use((_req, res) => sendPage(res, 404, errorPage('Not found', 'There is no page here.')));
   app.use(((err, _req, res, _next) => {
     logger.error('handoff page failed', { err: (err as Error)?.stack ?? String(err) });
@@ -100,6 +116,14 @@ export function createHandoffApp(ports: ConnectPorts, logger: Logger): Express {
       );
   }) as ErrorRequestHandler);
   return app;
+}
+
+/** The client metadata document and key set of Postbus as a confidential atproto OAuth client (https://atproto.com/specs/oauth#clients). */
+function serveBlueskyClientMetadata(app: Express, ports: ConnectPorts): void {
+  app.get(BLUESKY_CLIENT_METADATA_PATH, (_req, res) =>
+    sendJson(res, blueskyClientMetadata(ports.clients.blueskyOAuth, ports.baseUrl)),
+  );
+  app.get(BLUESKY_JWKS_PATH, (_req, res) => sendJson(res, blueskyJwks(ports.clients.blueskyOAuth)));
 }
 
 type Handoff = ReturnType<typeof handoffContext>;
@@ -118,12 +142,23 @@ function handoffContext(ports: ConnectPorts) {
     }),
     // A Mastodon instance is whichever one the person names: the form may lead to any https origin (the sandbox's own origin when configured).
     mastodonOrigins: [mastodonTrustedOrigin(ports.clients.mastodon.instances) ?? 'https:'],
+    // Signing in with Bluesky leads to whichever authorization server the account's PDS names (the sandbox's when configured).
+    blueskyOAuth: Boolean(ports.clients.blueskyOAuth),
+    blueskyOrigins: ['https:', ...(ports.clients.blueskyOAuth?.access.trustedOrigins ?? [])],
     authorizeOrigins: Object.values(ports.clients).flatMap((c) =>
       'authorizeUrl' in c && !('registerApp' in c)
         ? [new URL(c.authorizeUrl({ redirectUri: ports.baseUrl, state: 'x' })).origin]
         : [],
     ),
   };
+}
+
+function sendJson(res: Response, body: unknown): void {
+  if (!body) {
+    sendPage(res, 404, errorPage('Not found', 'There is no page here.'));
+    return;
+  }
+  res.status(200).set({ 'cache-control': 'public, max-age=300', 'access-control-allow-origin': '*' }).json(body);
 }
 
 function sendPage(res: Response, status: number, body: string, formTargets: string[] = []): void {
@@ -145,6 +180,8 @@ interface ConnectForm {
   identifier?: string;
   appPassword?: string;
   instance?: string;
+  /** "Sign in with Bluesky": the handle typed beside the app-password form. */
+  handle?: string;
 }
 
 /** POST /connect/{requestId}: the link used once, then the platform's consent page, Bluesky's sign-in, or Mastodon's instance step. */
@@ -164,6 +201,11 @@ async function submitConnectForm(h: Handoff, req: Request<{ requestId: string }>
   if (form.instance !== undefined) {
     const step = await mastodonFormStep(ports, req.params.requestId, form.instance, form.csrf ?? '');
     if (step.kind === 'page') return sendPage(res, step.status, step.html, h.mastodonOrigins);
+    return redirectToConsent(h, res, step);
+  }
+  if (form.handle !== undefined) {
+    const step = await blueskySignInStep(h, req.params.requestId, form.handle, form.csrf ?? '');
+    if (step.kind === 'page') return sendPage(res, step.status, step.html, h.blueskyOrigins);
     return redirectToConsent(h, res, step);
   }
   if (form.appPassword !== undefined) {
@@ -197,12 +239,39 @@ async function blueskyFormStep(
     if (link.ok)
       return {
         status: 400,
-        html: blueskyConnectPage('', form.csrf ?? '', new Date(link.request.expires_at), outcome.reason),
+        html: blueskyConnectPage(
+          '',
+          form.csrf ?? '',
+          new Date(link.request.expires_at),
+          outcome.reason,
+          Boolean(ports.clients.blueskyOAuth),
+        ),
         used: false,
       };
     return { ...linkProblemPage(link.problem), used: false };
   }
   return { ...(outcome.kind === 'link' ? linkProblemPage(outcome.problem) : outcomePage(outcome)), used: true };
+}
+
+/** "Sign in with Bluesky": the consent URL at the account's authorization server, or the page to show instead. */
+async function blueskySignInStep(
+  h: Handoff,
+  requestId: string,
+  typed: string,
+  csrf: string,
+): Promise<
+  { kind: 'page'; status: number; html: string } | { kind: 'redirect'; authorizeUrl: string; browserBinding: string }
+> {
+  const started = await startBlueskySignIn(h.ports, requestId, typed);
+  if (started.kind === 'redirect') return started;
+  if (started.kind === 'link') return { kind: 'page', ...linkProblemPage(started.problem) };
+  const link = await inspectLink(h.ports, requestId);
+  if (!link.ok) return { kind: 'page', ...linkProblemPage(link.problem) };
+  return {
+    kind: 'page',
+    status: 400,
+    html: blueskyConnectPage('', csrf, new Date(link.request.expires_at), started.reason, h.blueskyOAuth),
+  };
 }
 
 /**

@@ -1,6 +1,9 @@
 import type { Platform } from '@postbus/contracts';
 import {
+  asPrivateJwk,
   blueskySessionClient,
+  refreshBlueskyOAuthCredentials,
+  type BlueskyOAuthOptions,
   mastodonConnectClient,
   facebookOAuth,
   getInstagramPublishingQuota,
@@ -19,7 +22,10 @@ import {
   type PlatformOAuthClient,
 } from '@postbus/platforms';
 import type { QuotaReader } from '../health/publishing-quota';
+import type { ProfileRow } from '../profiles/profile.repository';
+import { sealedAt, type TokenVault } from '../vault/token-vault';
 import type { ConnectionsConfig } from '../config';
+import { blueskyOAuthOptions } from '../connect/bluesky-oauth-client';
 
 /**
  * The platforms connected through OAuth consent with one app; Bluesky is connected with an app
@@ -29,7 +35,32 @@ export type OAuthPlatform = Exclude<Platform, 'bluesky' | 'mastodon'>;
 export type PlatformClients = Record<OAuthPlatform, PlatformOAuthClient> & {
   bluesky: BlueskySessionClient;
   mastodon: MastodonConnectClient;
+  /** Bluesky through OAuth (atproto OAuth: PAR, PKCE, DPoP); absent when this deployment cannot offer it (see bluesky-oauth-client.ts). */
+  blueskyOAuth?: BlueskyOAuthOptions;
 };
+
+/** What a profile's token is refreshed with. */
+export type RefreshClient = Pick<PlatformOAuthClient, 'rotatesRefreshToken' | 'refresh'>;
+
+/**
+ * A Bluesky profile connected through OAuth refreshes with its own session (single-use refresh
+ * tokens, its DPoP key, its issuer); every other profile with its platform's client.
+ */
+export function refreshClientOf(
+  ports: { clients: PlatformClients; vault: TokenVault },
+  row: ProfileRow,
+  platform: Platform,
+): RefreshClient {
+  const oauth = ports.clients.blueskyOAuth;
+  if (platform !== 'bluesky' || !row.dpop_jwk_enc || !row.pds_url || !row.oauth_issuer || !oauth)
+    return ports.clients[platform];
+  const binding = {
+    dpopJwk: asPrivateJwk(JSON.parse(ports.vault.open(row.dpop_jwk_enc, sealedAt(row.id, 'dpop_jwk_enc')))),
+    pdsUrl: row.pds_url,
+    issuer: row.oauth_issuer,
+  };
+  return { rotatesRefreshToken: true, refresh: (stored) => refreshBlueskyOAuthCredentials(oauth, stored, binding) };
+}
 
 /** The platform's OAuth client, or undefined for a platform connected otherwise. */
 export function oauthClientOf(clients: PlatformClients, platform: Platform): PlatformOAuthClient | undefined {
@@ -83,6 +114,7 @@ export function createPlatformClients(config: ConnectionsConfig, fetchImpl?: typ
       timeoutMs: config.PLATFORM_HTTP_TIMEOUT_MS,
       fetchImpl,
     }),
+    ...optional('blueskyOAuth', blueskyOAuthOptions(config)),
     // Instances are named by whoever connects: every call goes through @postbus/net (see MastodonInstances).
     mastodon: mastodonConnectClient({
       instances: { baseUrlTemplate: config.MASTODON_INSTANCE_URL },
@@ -137,4 +169,9 @@ export function createQuotaReaders(config: ConnectionsConfig): Partial<Record<Pl
       return null;
     },
   };
+}
+
+/** The member only when there is a value: absent, not undefined (the handoff lists the clients' consent origins from the values). */
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }

@@ -30,6 +30,10 @@ export interface ProfileRow {
   disconnected_at: Date | null;
   /** Grows with every change of status (bigint: pg answers a string). */
   revision: string | number;
+  /** Bluesky through OAuth: the session's DPoP private JWK (sealed), its PDS and its issuer; null otherwise. */
+  dpop_jwk_enc?: string | null;
+  pds_url?: string | null;
+  oauth_issuer?: string | null;
 }
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
@@ -83,6 +87,10 @@ export interface NewProfile {
   refreshExpiresAt?: Date | null;
   /** The scopes the grant holds; null when the platform did not list them. */
   grantedScopes?: string[] | null;
+  /** Bluesky through OAuth: the sealed DPoP key, the PDS and the issuer (absent: an app-password or other profile, stored as null). */
+  dpopJwkEnc?: string | null;
+  pdsUrl?: string | null;
+  oauthIssuer?: string | null;
 }
 
 export interface RefreshedTokens {
@@ -158,14 +166,15 @@ export class ProfileRepository {
    */
   async upsert(p: NewProfile, m: Database = this.db): Promise<ProfileRow & { inserted: boolean }> {
     const rows: (ProfileRow & { inserted: boolean })[] = await m.query(
-      `INSERT INTO profiles (id, account_id, platform, platform_user_id, handle, profile_url, profile_image_url, access_token_enc, refresh_token_enc, token_expires_at, refresh_expires_at, token_refreshed_at, granted_scopes)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now(), $12)
+      `INSERT INTO profiles (id, account_id, platform, platform_user_id, handle, profile_url, profile_image_url, access_token_enc, refresh_token_enc, token_expires_at, refresh_expires_at, token_refreshed_at, granted_scopes, dpop_jwk_enc, pds_url, oauth_issuer)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now(), $12, $13, $14, $15)
        ON CONFLICT (account_id, platform, platform_user_id) DO UPDATE SET
          handle = EXCLUDED.handle, profile_url = EXCLUDED.profile_url, profile_image_url = EXCLUDED.profile_image_url,
          access_token_enc = EXCLUDED.access_token_enc,
          refresh_token_enc = COALESCE(EXCLUDED.refresh_token_enc, profiles.refresh_token_enc),
          refresh_expires_at = CASE WHEN EXCLUDED.refresh_token_enc IS NULL THEN profiles.refresh_expires_at ELSE EXCLUDED.refresh_expires_at END,
          token_expires_at = EXCLUDED.token_expires_at, token_refreshed_at = now(), granted_scopes = EXCLUDED.granted_scopes,
+         dpop_jwk_enc = EXCLUDED.dpop_jwk_enc, pds_url = EXCLUDED.pds_url, oauth_issuer = EXCLUDED.oauth_issuer,
          refresh_error = NULL, refresh_error_at = NULL, status = 'active', status_reason = NULL, disconnected_at = NULL, updated_at = now(),
          revision = profiles.revision + 1
        RETURNING *, (xmax = 0) AS inserted`,
@@ -182,6 +191,9 @@ export class ProfileRepository {
         p.tokenExpiresAt,
         p.refreshExpiresAt ?? null,
         p.grantedScopes ?? null,
+        p.dpopJwkEnc ?? null,
+        p.pdsUrl ?? null,
+        p.oauthIssuer ?? null,
       ],
     );
     return rows[0];
@@ -276,11 +288,12 @@ export class ProfileRepository {
     prefix: string,
     afterId: string,
     limit: number,
-  ): Promise<Pick<ProfileRow, 'id' | 'access_token_enc' | 'refresh_token_enc'>[]> {
+  ): Promise<Pick<ProfileRow, 'id' | 'access_token_enc' | 'refresh_token_enc' | 'dpop_jwk_enc'>[]> {
     return m.query(
-      `SELECT id, access_token_enc, refresh_token_enc FROM profiles
+      `SELECT id, access_token_enc, refresh_token_enc, dpop_jwk_enc FROM profiles
        WHERE id > $3 AND ((access_token_enc IS NOT NULL AND NOT starts_with(access_token_enc, $1))
-          OR (refresh_token_enc IS NOT NULL AND NOT starts_with(refresh_token_enc, $1)))
+          OR (refresh_token_enc IS NOT NULL AND NOT starts_with(refresh_token_enc, $1))
+          OR (dpop_jwk_enc IS NOT NULL AND NOT starts_with(dpop_jwk_enc, $1)))
        ORDER BY id LIMIT $2 FOR UPDATE`,
       [prefix, limit, afterId],
     );
@@ -291,18 +304,28 @@ export class ProfileRepository {
     id: string,
     accessTokenEnc: string | null,
     refreshTokenEnc: string | null,
+    /** Undefined leaves the DPoP key as it is. */
+    dpopJwkEnc?: string | null,
   ): Promise<void> {
-    await m.query('UPDATE profiles SET access_token_enc = $2, refresh_token_enc = $3 WHERE id = $1', [
-      id,
-      accessTokenEnc,
-      refreshTokenEnc,
-    ]);
+    if (dpopJwkEnc === undefined) {
+      await m.query('UPDATE profiles SET access_token_enc = $2, refresh_token_enc = $3 WHERE id = $1', [
+        id,
+        accessTokenEnc,
+        refreshTokenEnc,
+      ]);
+      return;
+    }
+    await m.query(
+      'UPDATE profiles SET access_token_enc = $2, refresh_token_enc = $3, dpop_jwk_enc = $4 WHERE id = $1',
+      [id, accessTokenEnc, refreshTokenEnc, dpopJwkEnc],
+    );
   }
 
   /** How many stored tokens start with `prefix` (are sealed with that key). */
   async countSealedWith(prefix: string): Promise<number> {
     const [{ n }] = await this.ds.query<{ n: number }[]>(
-      `SELECT (count(*) FILTER (WHERE starts_with(access_token_enc, $1)) + count(*) FILTER (WHERE starts_with(refresh_token_enc, $1)))::int AS n FROM profiles`,
+      `SELECT (count(*) FILTER (WHERE starts_with(access_token_enc, $1)) + count(*) FILTER (WHERE starts_with(refresh_token_enc, $1))
+         + count(*) FILTER (WHERE starts_with(dpop_jwk_enc, $1)))::int AS n FROM profiles`,
       [prefix],
     );
     return n;

@@ -3,7 +3,7 @@ import { AppError, isPlatform, type Credentials, type Platform } from '@postbus/
 import type { Logger } from '@postbus/kit';
 import { PLATFORM_NAMES, isOAuthError, isPlatformError, type RefreshedCredentials } from '@postbus/platforms';
 import { writeOutbox } from '@postbus/bus';
-import type { PlatformClients } from '../platforms/platform-clients';
+import { refreshClientOf, type PlatformClients } from '../platforms/platform-clients';
 import { profileChanged } from '../profiles/profile-changed';
 import type { ProfileRepository, ProfileRow } from '../profiles/profile.repository';
 import { sealedAt, type TokenVault } from '../vault/token-vault';
@@ -91,7 +91,7 @@ async function refreshLockedRow(
   outcome: RefreshOutcome,
 ): Promise<ProfileRow | undefined> {
   const { row, platform, accessTokenEnc } = locked;
-  const client = ports.clients[platform];
+  const client = refreshClientOf(ports, row, platform);
   const stored = {
     platformUserId: row.platform_user_id,
     accessToken: ports.vault.open(accessTokenEnc, sealedAt(row.id, 'access_token_enc')),
@@ -129,7 +129,7 @@ async function handleRefreshFailure(
   outcome: RefreshOutcome,
 ): Promise<ProfileRow | undefined> {
   const { row, platform } = locked;
-  const client = ports.clients[platform];
+  const client = refreshClientOf(ports, row, platform);
   if (isOAuthError(err) && err.tokenRefused && client.rotatesRefreshToken && row.refresh_unanswered_at) {
     // An operator alert: a lost answer cost the profile its token (see unanswered-refresh.ts).
     ports.logger.error('refresh token lost to an unanswered refresh; profile needs reconnecting', {
@@ -182,6 +182,12 @@ export function credentialsOf(row: ProfileRow, vault: TokenVault): Credentials {
     accessToken: vault.open(row.access_token_enc, sealedAt(row.id, 'access_token_enc')),
     status: row.status,
     tokenExpiresAt: row.token_expires_at ? new Date(row.token_expires_at).toISOString() : null,
+    // Bluesky through OAuth: the publisher calls the account's own PDS with the session's DPoP key.
+    ...(row.dpop_jwk_enc &&
+      row.pds_url && {
+        serviceUrl: row.pds_url,
+        dpopJwk: JSON.parse(vault.open(row.dpop_jwk_enc, sealedAt(row.id, 'dpop_jwk_enc'))) as Record<string, string>,
+      }),
   };
 }
 

@@ -80,6 +80,7 @@ async function resealAll(
           r.id,
           reseal(r.access_token_enc, r.id, 'access_token_enc'),
           reseal(r.refresh_token_enc, r.id, 'refresh_token_enc'),
+          reseal(r.dpop_jwk_enc ?? null, r.id, 'dpop_jwk_enc'),
         );
       }
       return locked;

@@ -2,7 +2,7 @@ import { boundTo, KeyRing, SEALED_PREFIX } from '@postbus/kit';
 
 /** The columns that hold sealed secrets: each value is bound to its row id and its column. */
 export type SealedColumn =
-  'access_token_enc' | 'refresh_token_enc' | 'code_verifier_enc' | 'grant_enc' | 'client_secret_enc';
+  'access_token_enc' | 'refresh_token_enc' | 'code_verifier_enc' | 'grant_enc' | 'client_secret_enc' | 'dpop_jwk_enc';
 
 /** Where a sealed value is stored, as its additional authenticated data. */
 export const sealedAt = (rowId: string, column: SealedColumn): string => boundTo(rowId, column);

@@ -6,6 +6,9 @@ import {
   getTikTokEngagement,
   getYouTubeEngagement,
   getPinterestEngagement,
+  getBlueskyEngagement,
+  getMastodonEngagement,
+  parseMastodonUserId,
   type PlatformEngagement,
 } from '@postbus/platforms';
 
@@ -19,20 +22,24 @@ export interface InsightsEndpoints {
   tiktokApiUrl: string;
   youtubeApiUrl: string;
   pinterestApiUrl: string;
+  /** The AppView Bluesky counts are read from. */
+  blueskyAppViewUrl: string;
+  /** The Mastodon instance URL template, `{instance}` standing for the profile's instance. */
+  mastodonInstanceUrl: string;
   timeoutMs: number;
 }
 
 /**
- * One reader per platform, over the platform clients of libs/platforms. Bluesky has none yet: its
- * counts come from the AppView (app.bsky.feed.getPosts), not from the account's PDS. Mastodon has
- * none yet either: a status's counts are read on the account's own instance (GET /api/v1/statuses/:id). X has none: every
+ * One reader per platform, over the platform clients of libs/platforms. Bluesky's counts come from
+ * the AppView (app.bsky.feed.getPosts, public), not from the account's PDS; Mastodon's from the
+ * account's own instance (GET /api/v1/statuses/:id, with the profile's token). X has none: every
  * read of a post's public_metrics is billed to the connecting app's pay-per-use credits.
  * LinkedIn has none: its post statistics (organizationalEntityShareStatistics, memberCreatorPostAnalytics) need
  * scopes granted only to Community Management partners.
  */
 export function createEngagementReaders(
   e: InsightsEndpoints,
-): Record<Exclude<Platform, 'bluesky' | 'mastodon' | 'linkedin' | 'x'>, EngagementReader> {
+): Record<Exclude<Platform, 'linkedin' | 'x'>, EngagementReader> {
   const timeoutMs = e.timeoutMs;
   return {
     threads: (c, id) => getThreadsEngagement({ baseUrl: e.threadsApiUrl, accessToken: c.accessToken, timeoutMs }, id),
@@ -45,5 +52,18 @@ export function createEngagementReaders(
     // https://developers.pinterest.com/docs/api/v5/pins-analytics
     pinterest: (c, id) =>
       getPinterestEngagement({ baseUrl: e.pinterestApiUrl, accessToken: c.accessToken, timeoutMs }, id),
+    // https://docs.bsky.app/docs/api/app-bsky-feed-get-posts
+    bluesky: (_c, uri) => getBlueskyEngagement({ appViewUrl: e.blueskyAppViewUrl, timeoutMs }, uri),
+    // https://docs.joinmastodon.org/methods/statuses/#get
+    mastodon: (c, id) =>
+      getMastodonEngagement(
+        {
+          instances: { baseUrlTemplate: e.mastodonInstanceUrl },
+          instance: parseMastodonUserId(c.platformUserId).instance,
+          accessToken: c.accessToken,
+          timeoutMs,
+        },
+        id,
+      ),
   };
 }

@@ -29,11 +29,14 @@ export const insightsVars = {
   YOUTUBE_API_URL: sandboxDefault(
     'YouTube Data API base URL for video statistics; real: https://www.googleapis.com/youtube/v3',
   ),
+  BLUESKY_APPVIEW_URL: sandboxDefault(
+    "Bluesky AppView that posts' like, reply, repost and quote counts are read from (app.bsky.feed.getPosts, no session); real: https://public.api.bsky.app",
+  ),
 };
 
 export function readInsightsConfig(env: Record<string, string | undefined> = process.env, sandboxUrl: string) {
   const config = { ...loadConfig(insightsVars, env), SANDBOX_URL: sandboxUrl };
-  fillSandboxUrls(config, { YOUTUBE_API_URL: '/youtube/v3' });
+  fillSandboxUrls(config, { YOUTUBE_API_URL: '/youtube/v3', BLUESKY_APPVIEW_URL: '/bluesky' });
   return config;
 }
 export type InsightsConfig = ReturnType<typeof readInsightsConfig>;

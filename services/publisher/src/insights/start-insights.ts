@@ -23,6 +23,8 @@ export function startInsights(
     tiktokApiUrl: config.TIKTOK_API_URL,
     youtubeApiUrl: insights.YOUTUBE_API_URL,
     pinterestApiUrl: config.PINTEREST_API_URL,
+    blueskyAppViewUrl: insights.BLUESKY_APPVIEW_URL,
+    mastodonInstanceUrl: config.MASTODON_INSTANCE_URL,
     timeoutMs: config.PLATFORM_REQUEST_TIMEOUT_MS,
   });
   const logger = svc.logger.child({ module: 'insights' });

@@ -5,7 +5,11 @@ import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
 import { InvalidRecord, validatePostRecord } from './post-record';
 import { cidOf } from './store';
+import { feedPostsRoutes } from './feed-posts';
 import { passXrpcFault, sendXrpc, XrpcError, xrpcErrorHandler } from './xrpc-http';
+import { plcRouter } from './oauth-discovery';
+import { oauthAccessClaims, dpopAuthedDid } from './oauth-resource';
+import { blueskyOAuthRouter } from './oauth-routes';
 
 const POST = 'app.bsky.feed.post';
 /** A TID record key: 13 base32-sortable characters (https://atproto.com/specs/tid); app.bsky.feed.post is keyed by TID. */
@@ -25,11 +29,15 @@ export function blueskyRouter(state: SandboxState, logger: Logger): Router {
     express.raw({ type: () => true, limit: state.bluesky.limits.blobMaxBytes }),
   );
   router.use(express.json({ limit: '1mb' }));
+  router.use('/oauth', express.urlencoded({ extended: false, limit: '64kb' }));
   router.use(recordRequests(state.requests, 'bluesky', () => state.now()));
+  router.use('/oauth', blueskyOAuthRouter(state));
+  router.use('/plc', plcRouter(state));
   const ctx = contextOf(state);
   sessionRoutes(router, ctx);
   blobRoutes(router, ctx);
   recordRoutes(router, ctx);
+  feedPostsRoutes(router, state);
   router.use('/xrpc/:nsid', () => {
     throw new XrpcError(501, 'MethodNotImplemented', 'Method Not Implemented');
   });
@@ -59,9 +67,18 @@ function contextOf(state: SandboxState) {
       ...store.issueSession(store.didOf(user), state.now()),
       active: true,
     }),
-    /** The account an access JWT belongs to: https://atproto.com/specs/xrpc#authentication */
+    /** The account an access JWT (app-password session) or a DPoP-bound OAuth token belongs to: https://atproto.com/specs/xrpc#authentication */
     authed: (req: Request, res: Response): SandboxUser => {
+      const dpopToken = /^DPoP (\S+)$/i.exec(req.get('authorization') ?? '')?.[1];
+      if (dpopToken) {
+        const user = userByDid(dpopAuthedDid(state, req, res, dpopToken));
+        if (!user || user.revoked) throw new XrpcError(401, 'InvalidToken', 'Token has been revoked');
+        res.locals.user = user;
+        return user;
+      }
       const token = bearerOf(req);
+      // A DPoP-bound token sent as Bearer fails the PDS's session JWT check: 400, as the reference PDS answers.
+      if (oauthAccessClaims(state, token)) throw new XrpcError(400, 'InvalidToken', 'Token could not be verified');
       const claims = store.verify(token, 'at+jwt');
       if (!claims)
         throw new XrpcError(
@@ -90,7 +107,10 @@ function bearerOf(req: Request): string {
   return token;
 }
 
-function sessionRoutes(router: Router, { state, store, read, sessionBody, userByDid, userByIdentifier }: Pds): void {
+function sessionRoutes(
+  router: Router,
+  { state, store, read, authed, sessionBody, userByDid, userByIdentifier }: Pds,
+): void {
   // https://docs.bsky.app/docs/api/com-atproto-server-create-session
   router.post('/xrpc/com.atproto.server.createSession', (req, res) => {
     if (!read(res)) return;
@@ -122,6 +142,13 @@ function sessionRoutes(router: Router, { state, store, read, sessionBody, userBy
       throw new XrpcError(401, 'ExpiredToken', 'Token has been revoked');
     store.retireRefresh(claims.jti, state.now());
     sendXrpc(state, res, sessionBody(user));
+  });
+
+  // https://docs.bsky.app/docs/api/com-atproto-server-get-session: the account behind a session JWT or an OAuth token.
+  router.get('/xrpc/com.atproto.server.getSession', (req, res) => {
+    const user = authed(req, res);
+    if (!read(res)) return;
+    sendXrpc(state, res, { did: store.didOf(user), handle: store.handleOf(user), active: true });
   });
 
   // https://docs.bsky.app/docs/api/com-atproto-identity-resolve-handle

@@ -16,7 +16,8 @@ import { recordBodyBytes } from '../requests';
 import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
 import { createFeedPost, createPhoto } from './posts';
-import { createPageVideo, finishReel, receiveReelBytes, startReel, videoStatus } from './videos';
+import { graphMultipart, multipartFile } from '../meta/graph-multipart';
+import { PAGE_VIDEO_BODY_MAX, createPageVideo, finishReel, receiveReelBytes, startReel, videoStatus } from './videos';
 
 /** Where rupload lives relative to the sandbox root (`rupload.facebook.com`). */
 export const FACEBOOK_RUPLOAD_PATH = '/rupload';
@@ -73,10 +74,13 @@ export function facebookGraphRouter(state: SandboxState, logger: Logger): Router
 
   router.post(
     '/:pageId/videos',
+    ...graphMultipart(PAGE_VIDEO_BODY_MAX),
     gate,
     faultGate(state, 'facebook', 'publish'),
     (req: Request<{ pageId: string }>, res: Response) => {
-      const video = createPageVideo(state, pathPage(res, req.params.pageId), graphParams(req), FACEBOOK_RUPLOAD_PATH);
+      const page = pathPage(res, req.params.pageId);
+      const thumb = multipartFile(res, 'thumb');
+      const video = createPageVideo(state, page, graphParams(req), FACEBOOK_RUPLOAD_PATH, thumb);
       sendGraph(state, res, 200, { id: video.id });
     },
   );
@@ -103,10 +107,13 @@ export function facebookVideoRouter(state: SandboxState, logger: Logger): Router
   ];
   router.post(
     '/:pageId/videos',
+    ...graphMultipart(PAGE_VIDEO_BODY_MAX),
     gate,
     faultGate(state, 'facebook', 'publish'),
     (req: Request<{ pageId: string }>, res: Response) => {
-      const video = createPageVideo(state, pathPage(res, req.params.pageId), graphParams(req), FACEBOOK_RUPLOAD_PATH);
+      const page = pathPage(res, req.params.pageId);
+      const thumb = multipartFile(res, 'thumb');
+      const video = createPageVideo(state, page, graphParams(req), FACEBOOK_RUPLOAD_PATH, thumb);
       sendGraph(state, res, 200, { id: video.id });
     },
   );

@@ -48,6 +48,8 @@ export interface FacebookVideo {
   inspecting?: boolean;
   publishRequestedAt: number | null;
   permalink: string;
+  /** The custom thumbnail sent as `thumb`, as Facebook read it. */
+  thumb?: { contentType: string; size: number };
 }
 
 /** Facebook Page objects by id: feed posts, photos, videos and reels. */

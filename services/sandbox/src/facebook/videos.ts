@@ -3,21 +3,37 @@ import { GraphError, invalidParameter, objectNotFound } from '../meta/graph-erro
 import { inspectReelLater, spoolReelBytes } from './reel-inspection';
 import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
+import { imageTypeOf } from '../image-bytes';
+import type { GraphFile } from '../meta/graph-multipart';
 import type { FacebookVideo } from './store';
 
 const FAIL_PROCESSING = /fail-processing/;
 
-/** `POST /{page-id}/videos` with `file_url`: the video is published and processes in the background. */
+/** A Page video's `thumb`: at most 10 MB (https://developers.facebook.com/docs/graph-api/reference/video/thumbnails/). */
+const THUMB_MAX_BYTES = 10 * 1024 * 1024;
+/** The image kinds Facebook takes as a video thumbnail: BMP, GIF, JPEG, PNG, TIFF. */
+const THUMB_TYPES = ['image/bmp', 'image/gif', 'image/jpeg', 'image/png', 'image/tiff'];
+/** The largest multipart body `POST /{page-id}/videos` reads: a thumb and the text parameters. */
+export const PAGE_VIDEO_BODY_MAX = THUMB_MAX_BYTES + 1024 * 1024;
+
+/**
+ * `POST /{page-id}/videos` with `file_url` (and, as a multipart call, a `thumb` image file:
+ * https://developers.facebook.com/docs/graph-api/reference/page/videos/#Creating): the video is
+ * published and processes in the background. A thumb that is not an image (judged from its bytes)
+ * or is over 10 MB is refused with the call.
+ */
 export function createPageVideo(
   state: SandboxState,
   page: SandboxUser,
   params: Record<string, string>,
   uploadBase: string,
+  thumbFile?: GraphFile,
 ): FacebookVideo {
   const fileUrl = params.file_url;
   if (!fileUrl)
     throw invalidParameter('The parameter file_url (or source) is required; the sandbox accepts file_url only.');
   if (!/^https?:\/\//.test(fileUrl)) throw invalidParameter('Param file_url must be an http or https URL.');
+  const thumb = thumbFile ? checkedThumb(thumbFile) : undefined;
   const now = state.now();
   const video = newVideo(
     state,
@@ -27,10 +43,19 @@ export function createPageVideo(
     uploadBase,
   );
   video.uploadCompletedAt = now;
+  video.thumb = thumb;
   video.processingError = FAIL_PROCESSING.test(fileUrl);
   video.publishRequestedAt = params.published === 'false' ? null : now;
   if (video.publishRequestedAt !== null && !video.processingError) recordVideo(state, page, video);
   return video;
+}
+
+function checkedThumb(file: GraphFile): { contentType: string; size: number } {
+  const contentType = imageTypeOf(file.data);
+  if (!THUMB_TYPES.includes(contentType))
+    throw invalidParameter('Param thumb must be an image file: BMP, GIF, JPEG, PNG or TIFF.');
+  if (file.data.length > THUMB_MAX_BYTES) throw invalidParameter('Param thumb must be an image of at most 10 MB.');
+  return { contentType, size: file.data.length };
 }
 
 /** `POST /{page-id}/video_reels upload_phase=start`. */
@@ -201,5 +226,6 @@ function recordVideo(state: SandboxState, page: SandboxUser, video: FacebookVide
     createdAt: new Date(state.now()).toISOString(),
     title: video.title || null,
     bytes: video.fileUrl ? undefined : video.bytesReceived,
+    ...(video.thumb && { details: { thumb: video.thumb } }),
   });
 }

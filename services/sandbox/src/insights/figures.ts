@@ -31,11 +31,12 @@ export function figuresOf(item: PublishedItem): SandboxFigures {
   return { ...base, ...overrides.get(item) };
 }
 
-/** YouTube videos and Facebook videos (ids without `page_`) report no shares. */
+/** YouTube videos and Facebook videos (ids without `page_`) report no shares; Bluesky and Mastodon report no views. */
 export function reportedFigures(item: PublishedItem): ReportedFigures {
   const f = figuresOf(item);
   const noShares = item.platform === 'youtube' || (item.platform === 'facebook' && !item.id.includes('_'));
-  return { ...f, shares: noShares ? null : f.shares };
+  const noViews = item.platform === 'bluesky' || item.platform === 'mastodon';
+  return { ...f, views: noViews ? null : f.views, shares: noShares ? null : f.shares };
 }
 
 export function setFigures(item: PublishedItem, figures: Partial<SandboxFigures>): void {

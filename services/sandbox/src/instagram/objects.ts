@@ -1,7 +1,9 @@
-import { objectNotFound } from '../meta/graph-error';
+import { invalidParameter, objectNotFound } from '../meta/graph-error';
+import { graphFields } from '../meta/graph-http';
 import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
 import { instagramContainerStatus, ownInstagramContainer } from './containers';
+import type { InstagramMedia } from './store';
 
 /** `GET /{id}?fields=…` for the account, a published media or a container; only the requested fields come back, plus `id`. */
 export function readInstagramObject(
@@ -15,20 +17,7 @@ export function readInstagramObject(
   const media = state.instagram.media.get(id);
   if (media) {
     if (media.userId !== user.userId) throw objectNotFound('get', id);
-    return pick(
-      {
-        id: media.id,
-        permalink: media.permalink,
-        shortcode: media.shortcode,
-        media_type:
-          media.mediaType === 'REELS' ? 'VIDEO' : media.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : media.mediaType,
-        media_product_type: media.productType,
-        caption: media.caption,
-        timestamp: new Date(media.publishedAt).toISOString().replace(/\.\d{3}Z$/, '+0000'),
-        username: media.username,
-      },
-      fields,
-    );
+    return pick(mediaFields(media), fields);
   }
   const container = ownInstagramContainer(state, user, id);
   const { status, error } = instagramContainerStatus(state, container);
@@ -36,6 +25,55 @@ export function readInstagramObject(
     { id: container.id, status_code: status, status: status === 'ERROR' ? `Error: ${error}` : status },
     fields,
   );
+}
+
+/** Graph answers at most this many media a page. */
+const MEDIA_PAGE_MAX = 100;
+
+/**
+ * `GET /{ig-user-id}/media`: the user's media, newest first, stories left out (they are on
+ * `/{ig-user-id}/stories`), as https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media
+ * lists them; `since`/`until` Unix seconds, `limit` 1–100 (default 25); `fields` as asked (id always).
+ */
+export function userInstagramMedia(
+  state: SandboxState,
+  user: SandboxUser,
+  params: Record<string, string>,
+): Record<string, unknown>[] {
+  const since = params.since === undefined ? -Infinity : secondsParam('since', params.since) * 1000;
+  const until = params.until === undefined ? Infinity : secondsParam('until', params.until) * 1000;
+  const limit = params.limit === undefined ? 25 : Number(params.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MEDIA_PAGE_MAX)
+    throw invalidParameter(`Param limit must be an integer from 1 to ${MEDIA_PAGE_MAX}`);
+  const fields = graphFields(params);
+  return [...state.instagram.media.values()]
+    .filter((m) => m.userId === user.userId && m.productType !== 'STORY')
+    .filter((m) => m.publishedAt >= since && m.publishedAt <= until)
+    .sort((a, b) => b.publishedAt - a.publishedAt || Number(b.id) - Number(a.id))
+    .slice(0, limit)
+    .map((m) => pick(mediaFields(m), fields));
+}
+
+/** The IG Media fields the sandbox knows; a caption-less media has no `caption` field, as on Instagram. */
+function mediaFields(media: InstagramMedia): Record<string, unknown> {
+  return {
+    id: media.id,
+    permalink: media.permalink,
+    shortcode: media.shortcode,
+    media_type:
+      media.mediaType === 'REELS' ? 'VIDEO' : media.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : media.mediaType,
+    media_product_type: media.productType,
+    ...(media.caption && { caption: media.caption }),
+    timestamp: new Date(media.publishedAt).toISOString().replace(/\.\d{3}Z$/, '+0000'),
+    username: media.username,
+  };
+}
+
+function secondsParam(name: string, value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
+    throw invalidParameter(`Param ${name} must be a Unix timestamp`);
+  return n;
 }
 
 export function isInstagramContainer(state: SandboxState, id: string): boolean {

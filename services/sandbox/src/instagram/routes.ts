@@ -15,11 +15,11 @@ import { metaPlatformGate } from '../meta/platform-gate';
 import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
 import { createInstagramContainer } from './containers';
-import { isInstagramContainer, readInstagramObject } from './objects';
+import { isInstagramContainer, readInstagramObject, userInstagramMedia } from './objects';
 import { inspectReelLater } from './reel-inspection';
 import { instagramPublishingLimit, publishInstagramContainer } from './publishing';
 
-/** The Instagram Graph API (`/instagram/v21.0`): containers, status, media_publish, permalink, publishing limit. */
+/** The Instagram Graph API (`/instagram/v21.0`): containers, status, media_publish, permalink, the user's media, publishing limit. */
 export function instagramRouter(state: SandboxState, logger: Logger): Router {
   const router = Router();
   const gate = [
@@ -50,6 +50,18 @@ export function instagramRouter(state: SandboxState, logger: Logger): Router {
     },
   );
 
+  // https://developers.facebook.com/docs/instagram-platform/instagram-graph-api/reference/ig-user/media: the user's media, newest first.
+  router.get(
+    '/:userId/media',
+    gate,
+    faultGate(state, 'instagram', 'read'),
+    (req: Request<{ userId: string }>, res: Response) => {
+      sendGraph(state, res, 200, {
+        data: userInstagramMedia(state, pathUser(res, req.params.userId, 'get'), graphParams(req)),
+      });
+    },
+  );
+
   router.get(
     '/:userId/content_publishing_limit',
     gate,
@@ -73,8 +85,8 @@ export function instagramRouter(state: SandboxState, logger: Logger): Router {
   return router;
 }
 
-function pathUser(res: Response, userId: string): SandboxUser {
+function pathUser(res: Response, userId: string, method: 'get' | 'post' = 'post'): SandboxUser {
   const user = currentUser(res);
-  if (userId !== 'me' && userId !== user.userId) throw objectNotFound('post', userId);
+  if (userId !== 'me' && userId !== user.userId) throw objectNotFound(method, userId);
   return user;
 }

@@ -7,6 +7,9 @@ import { platformLatency } from '../platform-settings';
 import { recordRequests, type ReceivedRequest } from '../requests';
 import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
+import { mentionNotifications, mastodonReplyTarget } from './mentions';
+import { statusCounts } from './status-counts';
+import { checkThumbnail } from './thumbnail';
 import { mastodonAccountOf, type MastodonMedia, type MastodonSandboxLimits, type MastodonStatusRecord } from './store';
 
 /** A Mastodon error answer, `{ error, error_description? }`: https://docs.joinmastodon.org/entities/Error/ */
@@ -242,8 +245,9 @@ function apiRoutes(router: Router, state: SandboxState): void {
   // https://docs.joinmastodon.org/methods/statuses/#create
   router.post('/:instance/api/v1/statuses', (req: Req, res) => createStatus(state, req, res));
 
-  // https://docs.joinmastodon.org/methods/statuses/#get
+  // https://docs.joinmastodon.org/methods/statuses/#get: public without a token; a token sent must be valid, with read:statuses.
   router.get('/:instance/api/v1/statuses/:id', (req: Req, res) => {
+    if (req.get('authorization')) authed(state, req, res, 'read:statuses');
     if (!passFault(state, 'read', res)) return;
     const s = store.statuses.get(req.params.id);
     if (!s || s.instance !== instanceOf(req)) throw new MastodonError(404, 'Record not found');
@@ -262,6 +266,12 @@ function apiRoutes(router: Router, state: SandboxState): void {
 
   // https://docs.joinmastodon.org/methods/accounts/#statuses: newest first, at most 40.
   router.get('/:instance/api/v1/accounts/:id/statuses', (req: Req, res) => accountStatuses(state, req, res));
+  // https://docs.joinmastodon.org/methods/notifications/#get
+  router.get('/:instance/api/v1/notifications', (req: Req, res) => {
+    const user = authed(state, req, res, 'read:notifications');
+    if (!passFault(state, 'read', res)) return;
+    send(state, res, 200, mentionNotifications(state, user, req.query));
+  });
 }
 
 function mediaBody(m: MastodonMedia, now: number) {
@@ -270,7 +280,7 @@ function mediaBody(m: MastodonMedia, now: number) {
     id: m.id,
     type: m.type,
     url: ready ? `https://${m.instance}/system/media_attachments/files/${m.id}/original` : null,
-    preview_url: null,
+    preview_url: m.thumbnail ? `https://${m.instance}/system/media_attachments/thumbnails/${m.id}/original` : null,
     remote_url: null,
     description: m.description,
     blurhash: null,
@@ -302,6 +312,7 @@ function statusBody(state: SandboxState, s: MastodonStatusRecord) {
       multiple: s.poll.multiple,
       options: s.poll.options.map((title) => ({ title, votes_count: 0 })),
     },
+    ...statusCounts(state, s.id),
   };
 }
 
@@ -348,6 +359,8 @@ function createStatus(state: SandboxState, req: Req, res: Response): void {
   const language = typeof b.language === 'string' && b.language ? b.language : null;
   if (language !== null && !/^[a-z]{2,3}$/i.test(language))
     throw new MastodonError(422, 'Validation failed: Language is not a valid ISO 639 code');
+  const replyTo = mastodonReplyTarget(state, b.in_reply_to_id);
+  if (replyTo === 'unknown') throw new MastodonError(404, 'Record not found');
   const { username } = mastodonAccountOf(user.handle);
   const status: MastodonStatusRecord = {
     id: store.nextId(now),
@@ -362,6 +375,7 @@ function createStatus(state: SandboxState, req: Req, res: Response): void {
     mediaIds,
     poll: checkedPoll,
     createdAt: new Date(now).toISOString(),
+    ...replyTo,
   };
   store.statuses.set(status.id, status);
   for (const m of media) m!.statusId = status.id;
@@ -610,6 +624,9 @@ function uploadMedia(state: SandboxState, req: Req, res: Response): void {
   const description = parts.find((p) => p.name === 'description')?.data.toString('utf8') ?? null;
   if (description && [...description].length > 1500)
     throw new MastodonError(422, 'Validation failed: Description is too long (maximum is 1500 characters)');
+  const thumbnailPart = parts.find((p) => p.name === 'thumbnail' && p.filename !== undefined);
+  const thumbnail = thumbnailPart ? checkThumbnail(thumbnailPart.data, store.limits.imageSizeLimit) : undefined;
+  if (thumbnail && !thumbnail.ok) throw new MastodonError(422, thumbnail.message);
   const now = state.now();
   const media: MastodonMedia = {
     id: store.nextId(now),
@@ -619,6 +636,7 @@ function uploadMedia(state: SandboxState, req: Req, res: Response): void {
     contentType,
     size: file.data.length,
     description,
+    thumbnail: thumbnail?.ok ? { contentType: thumbnail.contentType, size: thumbnail.size } : null,
     // The instance's own processing time when a test set one, else the platform's processingDelayMs (POST /__sandbox/settings).
     readyAt: now + (store.limits.mediaProcessingMs || state.settingsFor('mastodon').processingDelayMs),
     statusId: null,
@@ -704,6 +722,7 @@ function listPublished(
       sensitive: status.sensitive,
       poll: checkedPoll,
       alts: media.map((m) => m.description),
+      ...(media.some((m) => m.thumbnail) && { thumbnails: media.map((m) => m.thumbnail ?? null) }),
       idempotencyKey: key ?? null,
     },
   });

@@ -1,4 +1,5 @@
 import { MASTODON_DEFAULT_LIMITS, type MastodonLimits } from '@postbus/platforms';
+import type { MastodonMentionNotification } from './mentions';
 
 /** The emulated instances' limits (every instance alike unless a test sets them) and how long media takes to process. */
 export interface MastodonSandboxLimits extends MastodonLimits {
@@ -44,6 +45,8 @@ export interface MastodonMedia {
   contentType: string;
   size: number;
   description: string | null;
+  /** The custom preview image sent as `thumbnail`, as the instance read it. */
+  thumbnail?: { contentType: string; size: number } | null;
   readyAt: number;
   statusId: string | null;
 }
@@ -61,6 +64,9 @@ export interface MastodonStatusRecord {
   mediaIds: string[];
   poll: { options: string[]; expiresIn: number; multiple: boolean } | null;
   createdAt: string;
+  /** The status this one answers (`in_reply_to_id`), and its author. */
+  inReplyToId?: string | null;
+  inReplyToAccountId?: string | null;
 }
 
 /** Apps, codes, tokens, media, statuses and idempotency keys of every emulated instance. */
@@ -74,6 +80,8 @@ export class MastodonStore {
   readonly statuses = new Map<string, MastodonStatusRecord>();
   /** `{instance} {userId} {key}` → the status the first request made, and when. */
   readonly idempotency = new Map<string, { statusId: string; at: number }>();
+  /** Mention notifications per account (services/sandbox/src/mastodon/mentions.ts). */
+  readonly notifications = new Map<string, MastodonMentionNotification>();
   private seq = 0;
 
   constructor(private readonly initial: Partial<MastodonSandboxLimits> = {}) {
@@ -88,7 +96,16 @@ export class MastodonStore {
 
   clear(): void {
     this.limits = { ...DEFAULT_MASTODON_SANDBOX_LIMITS, ...this.initial };
-    for (const m of [this.apps, this.codes, this.tokens, this.media, this.statuses, this.idempotency]) m.clear();
+    for (const m of [
+      this.apps,
+      this.codes,
+      this.tokens,
+      this.media,
+      this.statuses,
+      this.idempotency,
+      this.notifications,
+    ])
+      m.clear();
   }
 }
 

@@ -62,22 +62,8 @@ export function authorizeRouter(state: SandboxState, spec: AuthorizeSpec): Route
       back.searchParams.set('error_description', 'The user denied the request.');
       for (const [k, v] of Object.entries(spec.denial ?? {})) back.searchParams.set(k, v);
     } else {
-      const picked = ([] as string[]).concat(body.account ?? []);
-      const users: SandboxUser[] = [];
-      for (const choice of spec.multiple ? picked : picked.slice(0, 1)) {
-        if (choice === 'new') {
-          const handle = typeof body.handle === 'string' ? body.handle.trim() : '';
-          if (!HANDLE.test(handle))
-            return sendError(res, spec.platform, 'A handle is 1 to 30 letters, digits, dots or underscores.');
-          users.push(state.users.create(spec.platform, handle, new Date(state.now())));
-        } else {
-          const user = state.users.get(choice);
-          if (!user || user.platform !== spec.platform)
-            return sendError(res, spec.platform, `No ${spec.platform} account ${choice}.`);
-          users.push(user);
-        }
-      }
-      if (!users.length) return sendError(res, spec.platform, 'Choose at least one account to grant.');
+      const users = pickedUsers(state, spec.platform, spec.multiple, body);
+      if (typeof users === 'string') return sendError(res, spec.platform, users);
       const code = issueCode(state, {
         platform: spec.platform,
         clientId: params[spec.clientParam],
@@ -95,6 +81,32 @@ export function authorizeRouter(state: SandboxState, spec: AuthorizeSpec): Route
   });
 
   return router;
+}
+
+/**
+ * The accounts the person granted on the consent form (`account`: user ids, or `new` with a `handle`
+ * for a new one); a string says what is wrong with the choice.
+ */
+export function pickedUsers(
+  state: SandboxState,
+  platform: Platform,
+  multiple: boolean,
+  body: Record<string, string | string[]>,
+): SandboxUser[] | string {
+  const picked = ([] as string[]).concat(body.account ?? []);
+  const users: SandboxUser[] = [];
+  for (const choice of multiple ? picked : picked.slice(0, 1)) {
+    if (choice === 'new') {
+      const handle = typeof body.handle === 'string' ? body.handle.trim() : '';
+      if (!HANDLE.test(handle)) return 'A handle is 1 to 30 letters, digits, dots or underscores.';
+      users.push(state.users.create(platform, handle, new Date(state.now())));
+    } else {
+      const user = state.users.get(choice);
+      if (!user || user.platform !== platform) return `No ${platform} account ${choice}.`;
+      users.push(user);
+    }
+  }
+  return users.length ? users : 'Choose at least one account to grant.';
 }
 
 /** The requested scopes the app is not approved for (`approvedScopes` of the platform's OAuth settings). */

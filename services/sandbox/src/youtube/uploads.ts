@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
+import { IMAGE_SNIFF_BYTES, imageTypeOf } from '../image-bytes';
 import { jsonText, queryText } from '../wire-text';
 import { YouTubeError, badRequest } from './http';
 import type { YouTubeUpload, YouTubeVideo } from './store';
@@ -201,7 +202,14 @@ function finish(state: SandboxState, user: SandboxUser, upload: YouTubeUpload): 
   return video;
 }
 
-/** thumbnails.set: the image bytes for one of the channel's videos. */
+/** The image types thumbnails.set takes (https://developers.google.com/youtube/v3/docs/thumbnails/set: image/jpeg, image/png). */
+const THUMBNAIL_TYPES = ['image/jpeg', 'image/png'];
+
+/**
+ * thumbnails.set: the image bytes for one of the channel's videos. What the image is comes from its
+ * bytes (a JPEG or PNG signature), as YouTube reads it, whatever Content-Type it is sent with; an
+ * image of another kind, or over 2 MB, is `invalidImage`.
+ */
 export async function setThumbnail(
   state: SandboxState,
   user: SandboxUser,
@@ -214,10 +222,12 @@ export async function setThumbnail(
     throw new YouTubeError(404, 'videoNotFound', 'The video that you are trying to update cannot be found.');
   if (!/^(image\/jpeg|image\/png|application\/octet-stream)/.test(contentType ?? ''))
     throw badRequest('invalidImage', 'The provided image content is invalid.');
-  const read = await drain(body);
+  const { read, head } = await readImage(body);
   if (read === 0) throw badRequest('mediaBodyRequired', 'The request does not include the image content.');
   if (read > state.youtube.limits.maxThumbnailBytes)
     throw badRequest('invalidImage', 'The thumbnail image file is too large.');
+  if (!THUMBNAIL_TYPES.includes(imageTypeOf(head)))
+    throw badRequest('invalidImage', 'The provided image content is invalid.');
   if (!state.youtube.charge('thumbnail', state.now())) {
     throw new YouTubeError(
       403,
@@ -248,4 +258,15 @@ async function drain(body: AsyncIterable<Buffer>): Promise<number> {
   let read = 0;
   for await (const piece of body) read += piece.length;
   return read;
+}
+
+/** Reads an image body to its end, counting it and keeping its first bytes. */
+async function readImage(body: AsyncIterable<Buffer>): Promise<{ read: number; head: Buffer }> {
+  let read = 0;
+  let head = Buffer.alloc(0);
+  for await (const piece of body) {
+    if (head.length < IMAGE_SNIFF_BYTES) head = Buffer.concat([head, piece]).subarray(0, IMAGE_SNIFF_BYTES);
+    read += piece.length;
+  }
+  return { read, head };
 }

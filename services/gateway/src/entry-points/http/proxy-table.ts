@@ -13,6 +13,8 @@ export function proxyTable(config: GatewayConfig): ProxyRoute[] {
     // The connect handoff pages and the platforms' OAuth redirects.
     { prefix: '/connect', target: config.CONNECTIONS_HTTP_URL },
     { prefix: '/oauth/callback', target: config.CONNECTIONS_HTTP_URL },
+    // Postbus as a Bluesky (atproto) OAuth client: its client metadata document and key set, read by authorization servers.
+    { prefix: '/oauth/bluesky', target: config.CONNECTIONS_HTTP_URL },
     { prefix: '/signup', target: config.AUTH_HTTP_URL, attempts: ['POST'] },
     { prefix: '/signin', target: config.AUTH_HTTP_URL, attempts: ['POST'] },
     { prefix: '/signout', target: config.AUTH_HTTP_URL },

@@ -5,6 +5,7 @@ import {
   BLUESKY_VIDEO_MAX_BYTES,
   MediaReader,
   PlatformError,
+  blueskyApiFor,
   blueskyPermalink,
   createBlueskyPost,
   detectMediaKinds,
@@ -86,7 +87,8 @@ export function blueskyAdapter(cfg: AdapterConfig): PlatformAdapter {
 }
 
 function apiOptions(cfg: AdapterConfig, ctx: PublishContext, timeoutMs: number): BlueskyApiOptions {
-  return { serviceUrl: cfg.blueskyServiceUrl, accessJwt: ctx.creds.accessToken, timeoutMs };
+  // An OAuth profile is written to its own PDS with DPoP; an app-password profile to the configured service.
+  return blueskyApiFor(ctx.creds, { serviceUrl: cfg.blueskyServiceUrl, timeoutMs, access: cfg.mediaAccess });
 }
 
 /** The post's media as blobs, refused before any upload when Bluesky would not take them. */

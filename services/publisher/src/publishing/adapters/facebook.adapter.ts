@@ -13,6 +13,7 @@ import {
   startFacebookReel,
   uploadFacebookPhoto,
   uploadFacebookReel,
+  type FacebookThumb,
   type MediaFetchOptions,
   type MediaKind,
 } from '@postbus/platforms';
@@ -39,6 +40,8 @@ interface FacebookCheckpoint extends Checkpoint {
 }
 
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"]+/i;
+/** The largest video thumbnail Facebook takes: https://developers.facebook.com/docs/graph-api/reference/video/thumbnails/ */
+const FACEBOOK_THUMB_MAX_BYTES = 10 * 1024 * 1024;
 
 /**
  * Facebook Pages: a text/link post, one photo, several photos (unpublished, then one feed post),
@@ -79,11 +82,14 @@ class FacebookAdapter implements PlatformAdapter {
       case 'album':
         return this.runAlbum(ctx, cp);
       default: {
+        const thumb = await this.thumbOf(ctx);
         await ctx.save({ ...cp, phase: 'publishing' });
+        // https://developers.facebook.com/docs/graph-api/reference/page/videos/#Creating: file_url, description, title, thumb.
         const r = await publishFacebookVideo(this.api(ctx), {
           fileUrl: mediaUrls[0],
           description: caption,
           title: ctx.job.title ?? undefined,
+          thumb,
         });
         return published(r.platformPostId, r.permalink);
       }
@@ -135,6 +141,32 @@ class FacebookAdapter implements PlatformAdapter {
       return meta.reel === true || meta.mediaType === 'REELS' ? 'reel' : 'video';
     }
     return kinds.length === 1 ? 'photo' : 'album';
+  }
+
+  /**
+   * A Page video's custom thumbnail: the post's own cover (platformMeta.facebook.coverUrl), else the
+   * cover frame made for it, read whole when it is an image of at most 10 MB (Facebook's thumbnail
+   * limit, https://developers.facebook.com/docs/graph-api/reference/video/thumbnails/). A cover that
+   * cannot be read is left out, Facebook picking a frame itself: it never fails the post. Reels take
+   * no thumbnail parameter (https://developers.facebook.com/docs/video-api/guides/reels-publishing).
+   */
+  private async thumbOf(ctx: PublishContext): Promise<FacebookThumb | undefined> {
+    const given = metaFor(ctx.job.platformMeta, 'facebook').coverUrl;
+    const url = typeof given === 'string' && given ? given : ctx.coverUrl;
+    if (!url) return undefined;
+    try {
+      const image = await probeMedia(url, this.mediaRead);
+      if (!image.contentType.startsWith('image/') || image.size > FACEBOOK_THUMB_MAX_BYTES) return undefined;
+      const reader = await MediaReader.open(url, 0, this.mediaRead);
+      try {
+        const bytes = new Uint8Array(await new Response(reader.chunk(image.size)).arrayBuffer());
+        return { bytes, contentType: image.contentType };
+      } finally {
+        await reader.close();
+      }
+    } catch {
+      return undefined;
+    }
   }
 
   /** Photos uploaded unpublished (one at a time, so a retry goes on from the last), then one feed post holding them. */

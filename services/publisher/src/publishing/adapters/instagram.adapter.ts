@@ -2,15 +2,18 @@ import {
   PlatformError,
   createInstagramContainer,
   detectMediaKinds,
+  findPublishedInstagramMedia,
   getInstagramContainerStatus,
   getInstagramPublishingQuota,
   instagramContainerFailure,
   planInstagramPost,
   publishInstagramContainer,
+  type InstagramApiOptions,
 } from '@postbus/platforms';
 import { mediaOptions, metaFor, withoutPhase, type AdapterConfig } from './adapter-config';
 import {
   published,
+  type Published,
   type Checkpoint,
   type PlatformAdapter,
   type PublishContext,
@@ -20,6 +23,8 @@ import {
 interface InstagramCheckpoint extends Checkpoint {
   children?: string[];
   containerId?: string;
+  /** When the post's container was created (ms): its media went live after that. */
+  containerCreatedAt?: number;
   video?: boolean;
 }
 
@@ -49,7 +54,10 @@ export function instagramAdapter(cfg: AdapterConfig): PlatformAdapter {
     });
     await assertQuotaLeft(api(ctx));
     const video = kinds.includes('video');
-    if (plan.kind === 'single') return { containerId: await createInstagramContainer(api(ctx), plan.params), video };
+    if (plan.kind === 'single') {
+      const containerCreatedAt = Date.now();
+      return { containerId: await createInstagramContainer(api(ctx), plan.params), containerCreatedAt, video };
+    }
     const children: string[] = [];
     for (const params of plan.children) children.push(await createInstagramContainer(api(ctx), params));
     return { children, video };
@@ -69,8 +77,10 @@ export function instagramAdapter(cfg: AdapterConfig): PlatformAdapter {
           if (child.status === 'IN_PROGRESS') return { kind: 'waiting', checkpoint: cp, what: stillProcessing(cp) };
         }
         const caption = ctx.job.caption.trim() ? ctx.job.caption : undefined;
+        const containerCreatedAt = Date.now();
         cp = {
           ...cp,
+          containerCreatedAt,
           containerId: await createInstagramContainer(api(ctx), {
             media_type: 'CAROUSEL',
             children: cp.children!.join(','),
@@ -82,21 +92,42 @@ export function instagramAdapter(cfg: AdapterConfig): PlatformAdapter {
       const state = await getInstagramContainerStatus({ ...api(ctx), containerId: cp.containerId! });
       if (state.status === 'ERROR' || state.status === 'EXPIRED') throw instagramContainerFailure(state);
       if (state.status === 'IN_PROGRESS') return { kind: 'waiting', checkpoint: cp, what: stillProcessing(cp) };
-      if (state.status === 'PUBLISHED') return published(cp.containerId!, null);
+      if (state.status === 'PUBLISHED') return publishedFrom(api(ctx), ctx, cp);
       await ctx.save({ ...cp, phase: 'publishing' });
       const result = await publishInstagramContainer({ ...api(ctx), containerId: cp.containerId! });
       return published(result.platformPostId, result.permalink);
     },
 
-    /** The container knows: PUBLISHED means live (under an id Instagram does not tell, so the container's stands in). */
+    /** The container knows: PUBLISHED means live; the user's latest media tell under which media id. */
     async resolve(ctx) {
       const cp = ctx.checkpoint as InstagramCheckpoint;
       if (!cp.containerId) return { kind: 'unknown' };
       const state = await getInstagramContainerStatus({ ...api(ctx), containerId: cp.containerId });
-      if (state.status === 'PUBLISHED') return published(cp.containerId, null);
+      if (state.status === 'PUBLISHED') return publishedFrom(api(ctx), ctx, cp);
       return { kind: 'continue', checkpoint: withoutPhase(cp) };
     },
   };
+}
+
+/**
+ * A container found PUBLISHED after its publish answer was lost: Instagram does not say under
+ * which media id, so the media is looked up among the user's latest by its caption (a first
+ * comment goes on that id; a container's id takes none). A story is not on that list, and takes
+ * no comments: its container's id stands in, as it does when nothing matches.
+ */
+async function publishedFrom(
+  api: InstagramApiOptions & { userId: string },
+  ctx: PublishContext,
+  cp: InstagramCheckpoint,
+): Promise<Published> {
+  const meta = metaFor(ctx.job.platformMeta, 'instagram');
+  if (meta.story === true || meta.mediaType === 'STORIES') return published(cp.containerId!, null);
+  const found = await findPublishedInstagramMedia({
+    ...api,
+    caption: ctx.job.caption,
+    containerCreatedAt: cp.containerCreatedAt,
+  });
+  return found ? published(found.platformPostId, found.permalink) : published(cp.containerId!, null);
 }
 
 const stillProcessing = (cp: InstagramCheckpoint) =>

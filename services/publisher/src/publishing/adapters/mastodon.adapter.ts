@@ -14,6 +14,7 @@ import {
   probeMedia,
   uploadMastodonMedia,
   type MastodonApiOptions,
+  type MastodonFilePart,
   type MastodonLimits,
   type MastodonStatusInput,
   type MediaFetchOptions,
@@ -171,16 +172,40 @@ async function uploadMedia(
       );
     }
     const alt: unknown = Array.isArray(alts) ? alts[i] : undefined;
-    // https://docs.joinmastodon.org/methods/media/#v2
+    // The cover frame is made from the post's first media: it goes with that video only.
+    const thumbnail = i === 0 && kinds[i] === 'video' ? await coverImage(ctx, limits, via.media) : undefined;
+    // https://docs.joinmastodon.org/methods/media/#v2: `file`, `description`, and `thumbnail` (a video's preview image).
     const attachment = await uploadMastodonMedia(via.api, {
       bytes: await readWhole(url, info.size, via.media),
       contentType: info.contentType,
       filename: `media-${i + 1}.${kinds[i] === 'video' ? 'mp4' : 'jpg'}`,
       description: typeof alt === 'string' && alt ? alt : undefined,
+      thumbnail,
     });
     out.push({ id: attachment.id, ready: attachment.url !== null });
   }
   return out;
+}
+
+/**
+ * The post's cover frame as the video's `thumbnail`, when it has one that can be read and fits the
+ * instance's image size; otherwise none, and the instance makes its own preview (a cover is never a
+ * reason to fail the post).
+ */
+async function coverImage(
+  ctx: PublishContext,
+  limits: MastodonLimits,
+  media: MediaFetchOptions,
+): Promise<MastodonFilePart | undefined> {
+  if (!ctx.coverUrl) return undefined;
+  try {
+    const cover = await probeMedia(ctx.coverUrl, media);
+    if (!cover.contentType.startsWith('image/') || cover.size > limits.imageSizeLimit) return undefined;
+    const bytes = await readWhole(ctx.coverUrl, cover.size, media);
+    return { bytes, contentType: cover.contentType, filename: 'thumbnail.jpg' };
+  } catch {
+    return undefined;
+  }
 }
 
 function refuse(message: string, code: string): PlatformError {

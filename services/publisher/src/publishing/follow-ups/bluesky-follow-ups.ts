@@ -1,4 +1,5 @@
 import {
+  blueskyApiFor,
   blueskyPermalink,
   blueskyStrongRef,
   createBlueskyPost,
@@ -17,11 +18,12 @@ import type { FollowUpContext, FollowUpSender, SentFollowUp } from '../adapters/
  * was lost is found under that key, and a second write of it is refused by the PDS, never doubled.
  */
 export function blueskyFollowUps(cfg: AdapterConfig): FollowUpSender {
-  const api = (ctx: FollowUpContext): BlueskyApiOptions => ({
-    serviceUrl: cfg.blueskyServiceUrl,
-    accessJwt: ctx.creds.accessToken,
-    timeoutMs: cfg.requestTimeoutMs,
-  });
+  const api = (ctx: FollowUpContext): BlueskyApiOptions =>
+    blueskyApiFor(ctx.creds, {
+      serviceUrl: cfg.blueskyServiceUrl,
+      timeoutMs: cfg.requestTimeoutMs,
+      access: cfg.mediaAccess,
+    });
   const sent = (ctx: FollowUpContext, rkey: string, uri: string): SentFollowUp => ({
     kind: 'sent',
     id: uri,
