@@ -161,6 +161,7 @@ describe('hostile uploads', () => {
   test('when the client goes away in the middle of an upload, then nothing of it stays stored', async () => {
     const before = await holdings.take();
     const boundary = `b${randomBytes(8).toString('hex')}`;
+    let writing: boolean | Error = false;
     await new Promise<void>((resolve) => {
       const req = request(`${system.baseUrl}/api/v1/media`, {
         method: 'POST',
@@ -173,9 +174,21 @@ describe('hostile uploads', () => {
       req.on('error', () => resolve());
       req.write(partHead(boundary, 'gone.mp4', 'video/mp4'));
       req.write(MP4_HEAD);
-      req.write(Buffer.alloc(2 * 1024 * 1024, 3), () => setTimeout(() => req.destroy(), 200));
+      // Gone only once media is writing the upload: on a loaded machine it may not have begun after a fixed pause.
+      req.write(Buffer.alloc(2 * 1024 * 1024, 3), () => {
+        void waitFor(async () => ((await holdings.storedFiles()).some((f) => f.endsWith('.part')) ? true : undefined), {
+          timeoutMs: 10_000,
+          what: 'media to begin writing the upload',
+        })
+          .then(
+            () => (writing = true),
+            (err: Error) => (writing = err),
+          )
+          .finally(() => req.destroy());
+      });
       req.on('close', () => resolve());
     });
+    expect(writing).toBe(true);
     // Staging is cleaned up once the broken stream is noticed.
     await waitFor(async () => ((await holdings.storedFiles()).join() === before.files.join() ? true : undefined), {
       timeoutMs: 5000,
