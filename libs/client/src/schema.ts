@@ -1529,7 +1529,7 @@ export interface operations {
                         /** @description Your name for the rule, unique in the template (letters, digits, _ and -). */
                         id: string;
                         name?: string;
-                        /** @description Only comments on these platforms (comment sources: instagram, facebook, threads, mastodon); omitted: all of them. */
+                        /** @description Only comments on these platforms (comment sources: instagram, facebook, threads, mastodon, bluesky); omitted: all of them. */
                         platforms?: ("instagram" | "tiktok" | "youtube" | "threads" | "facebook" | "bluesky" | "mastodon" | "linkedin" | "x" | "pinterest")[];
                         /** @description Only comments on these profiles; omitted: every profile of the account. */
                         profileIds?: string[];

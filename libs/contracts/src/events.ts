@@ -106,6 +106,11 @@ export const CommentReceivedSchema = Type.Object({
   authorId: Type.Union([Type.String(), Type.Null()]),
   authorName: Type.Union([Type.String(), Type.Null()]),
   receivedAt: Type.String(),
+  /**
+   * Bluesky: what a reply to the comment names (https://docs.bsky.app/docs/advanced-guides/posts#replies-quote-posts-and-embeds):
+   * the comment's cid (its `parent`, with commentId as the uri) and its thread's root.
+   */
+  thread: Type.Optional(Type.Object({ cid: Type.String(), rootUri: Type.String(), rootCid: Type.String() })),
 });
 export type CommentReceived = Static<typeof CommentReceivedSchema>;
 

@@ -1,4 +1,14 @@
-import { ConfigError, fillSandboxUrls, int, loadConfig, msList, oneOf, sandboxVars, str } from '@postbus/kit';
+import {
+  ConfigError,
+  fillSandboxUrls,
+  int,
+  loadConfig,
+  msList,
+  oneOf,
+  sandboxDefault,
+  sandboxVars,
+  str,
+} from '@postbus/kit';
 import {
   MASTODON_SANDBOX_PATH,
   mastodonInstanceUrlVar,
@@ -54,8 +64,11 @@ export const automationVars = {
   MASTODON_INSTANCE_URL: mastodonInstanceUrlVar(
     'Where Mastodon instances are reached for mentions and replies; real: https://{instance}',
   ),
+  BLUESKY_SERVICE_URL: sandboxDefault(
+    'Bluesky PDS (or entryway) that reply notifications are read from and replies written to for app-password profiles (OAuth profiles use their own PDS); it proxies listNotifications to its AppView; real: https://bsky.social',
+  ),
   AUTOMATION_POLL_MS: int(
-    'Pause between two reads of the comments of platforms that send no webhooks (Mastodon mentions), per profile with an enabled template',
+    'Pause between two reads of the comments of platforms that send no webhooks (Mastodon mentions, Bluesky reply notifications), per profile with an enabled template',
     60_000,
     1,
   ),
@@ -71,6 +84,7 @@ const SANDBOX_PATHS = {
   FACEBOOK_API_URL: '/facebook',
   THREADS_API_URL: '/threads',
   MASTODON_INSTANCE_URL: MASTODON_SANDBOX_PATH,
+  BLUESKY_SERVICE_URL: '/bluesky',
 } as const;
 
 export function readConfig(env: Record<string, string | undefined> = process.env) {

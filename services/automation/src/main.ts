@@ -64,6 +64,7 @@ async function wire(svc: ServiceRuntime, config: AutomationConfig) {
       mastodonInstanceUrl: config.MASTODON_INSTANCE_URL,
       timeoutMs: config.PLATFORM_REQUEST_TIMEOUT_MS,
       pollIntervalMs: config.PLATFORM_POLL_INTERVAL_MS,
+      blueskyServiceUrl: config.BLUESKY_SERVICE_URL,
     }),
     logger: svc.logger.child({ module: 'replies' }),
   };
@@ -103,7 +104,7 @@ async function wire(svc: ServiceRuntime, config: AutomationConfig) {
   return { ...svc, httpUrl: http.url };
 }
 
-/** Reads the comments of platforms that send no webhooks (Mastodon) every AUTOMATION_POLL_MS. */
+/** Reads the comments of platforms that send no webhooks (Mastodon, Bluesky) every AUTOMATION_POLL_MS. */
 function commentPoller(
   svc: ServiceRuntime,
   config: AutomationConfig,
@@ -124,6 +125,7 @@ function commentPoller(
     credentials: (profile) =>
       svc.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId: profile.id, accountId: profile.accountId }),
     mastodonInstanceUrl: config.MASTODON_INSTANCE_URL,
+    blueskyServiceUrl: config.BLUESKY_SERVICE_URL,
     timeoutMs: config.PLATFORM_REQUEST_TIMEOUT_MS,
     announced: () => deps.kick(),
     clock: () => new Date(),

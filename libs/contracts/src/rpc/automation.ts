@@ -7,10 +7,10 @@ export const AUTOMATION_TEMPLATE_VERSION = 1;
 
 /**
  * Platforms whose comments reach Postbus: through webhooks (Meta's for Instagram and Facebook Pages,
- * Threads' `replies`) or read by polling (Mastodon mentions); TikTok and YouTube offer neither, so
- * they cannot be a rule's source.
+ * Threads' `replies`) or read by polling (Mastodon mentions, Bluesky reply notifications); TikTok and
+ * YouTube offer neither, so they cannot be a rule's source.
  */
-export const COMMENT_SOURCE_PLATFORMS = ['instagram', 'facebook', 'threads', 'mastodon'] as const;
+export const COMMENT_SOURCE_PLATFORMS = ['instagram', 'facebook', 'threads', 'mastodon', 'bluesky'] as const;
 /** Platforms that let a business answer a comment with a private message. */
 export const PRIVATE_REPLY_PLATFORMS = ['instagram', 'facebook'] as const;
 

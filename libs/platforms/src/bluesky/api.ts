@@ -1,5 +1,6 @@
 import type { Platform } from '@postbus/contracts';
 import { PlatformError } from '../errors';
+import { answerTooLarge, readBoundedAnswer } from '../http/bounded-answer';
 import type { DpopSigner } from './oauth/dpop';
 
 /**
@@ -25,7 +26,8 @@ export const BLUESKY_DEFAULT_TIMEOUT_MS = 30_000;
 /** Bytes of an XRPC answer read at most: records and sessions are small. */
 const ANSWER_MAX_BYTES = 1024 * 1024;
 
-type Query = Record<string, string | undefined>;
+/** A list (`reasons`, `uris`) is sent as the parameter repeated, as XRPC reads arrays (https://atproto.com/specs/xrpc#lexicon-http-endpoints). */
+type Query = Record<string, string | readonly string[] | undefined>;
 
 export interface XrpcCall {
   method: 'GET' | 'POST';
@@ -41,7 +43,10 @@ export interface XrpcCall {
 export async function callXrpc<T = Record<string, unknown>>(api: BlueskyApiOptions, call: XrpcCall): Promise<T> {
   // Relative to the service URL, so a PDS under a path (a proxy, the sandbox's /bluesky) keeps it.
   const url = new URL(`xrpc/${call.nsid}`, api.serviceUrl.endsWith('/') ? api.serviceUrl : `${api.serviceUrl}/`);
-  for (const [k, v] of Object.entries(call.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
+  for (const [k, v] of Object.entries(call.query ?? {})) {
+    if (typeof v === 'string') url.searchParams.set(k, v);
+    else for (const one of v ?? []) url.searchParams.append(k, one);
+  }
   const headers: Record<string, string> = {};
   if (api.accessJwt) headers.authorization = api.dpop ? `DPoP ${api.accessJwt}` : `Bearer ${api.accessJwt}`;
   let body: Uint8Array | string | undefined;
@@ -65,8 +70,14 @@ export async function callXrpc<T = Record<string, unknown>>(api: BlueskyApiOptio
       cause: err,
     });
   }
-  const text = await readBounded(res);
-  const json = parseJson(text);
+  const answer = await readBoundedAnswer(res, ANSWER_MAX_BYTES);
+  // A cut answer cannot be read; to a write, it may still mean the write went through.
+  if (answer.cut)
+    throw answerTooLarge(BLUESKY_PLATFORM, `${call.method} ${call.nsid}`, ANSWER_MAX_BYTES, {
+      status: res.status,
+      outcomeUnknown: call.write === true && res.ok,
+    });
+  const json = parseJson(answer.text);
   if (res.ok) return (json ?? {}) as T;
   throw xrpcError(call, res, json);
 }
@@ -101,16 +112,6 @@ async function send(
 
 function isBytes(body: XrpcCall['body']): body is { bytes: Uint8Array; contentType: string } {
   return body !== undefined && 'bytes' in body && body.bytes instanceof Uint8Array;
-}
-
-async function readBounded(res: Response): Promise<string> {
-  const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > ANSWER_MAX_BYTES) {
-    await res.body?.cancel();
-    return '';
-  }
-  const text = await res.text();
-  return text.length > ANSWER_MAX_BYTES ? text.slice(0, ANSWER_MAX_BYTES) : text;
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { envelope, writeOutbox } from '@postbus/bus';
-import { Events, type CommentReceived, type Credentials, type Profile } from '@postbus/contracts';
+import type { CommentReceived, Credentials, Profile } from '@postbus/contracts';
 import type { Database, Logger } from '@postbus/kit';
 import {
   isPlatformError,
@@ -11,15 +10,15 @@ import {
 } from '@postbus/platforms';
 import type { TemplateRepository } from '../templates/template.repository';
 import type { CommentInboxRepository } from '../webhooks/comment-inbox.repository';
+import { readBluesky } from './read-bluesky';
 import type { PollCursorRepository } from './poll-cursor.repository';
+import { PAGES_PER_PROFILE, storePolledComments, type PolledProfile } from './store-polled-comments';
 
 /** Platforms that announce no comments to a third party: their comments are read by polling. */
-export const POLLED_PLATFORMS = ['mastodon'] as const;
+export const POLLED_PLATFORMS = ['mastodon', 'bluesky'] as const;
 /** Accounts and profiles read in one tick at most; the rest wait for the next (oldest read first). */
 export const POLL_ACCOUNTS_PER_TICK = 20;
 export const POLL_PROFILES_PER_TICK = 50;
-/** Pages of one profile read in one tick at most. */
-const PAGES_PER_PROFILE = 3;
 /** How long a profile rests after a throttled read when the platform named no time. */
 const DEFAULT_BACKOFF_MS = 5 * 60_000;
 
@@ -32,6 +31,8 @@ export interface PollPorts {
   listProfiles(accountId: string): Promise<Profile[]>;
   credentials(profile: Profile): Promise<Credentials>;
   mastodonInstanceUrl: string;
+  /** The PDS of app-password Bluesky profiles (OAuth profiles name their own). */
+  blueskyServiceUrl: string;
   timeoutMs: number;
   /** Called after a commit that announced comments (kicks the outbox relay). */
   announced(): void;
@@ -82,7 +83,8 @@ async function pollProfile(ports: PollPorts, profile: Profile, enabledAt: Date):
   // A token the platform refused is not tried again until the profile is reconnected (a new token).
   if (row?.skippedReason === 'token_revoked' && row.skippedToken === digest(creds.accessToken)) return 0;
   try {
-    return await readMastodon(ports, who, creds, row?.cursor ?? undefined, enabledAt);
+    const read = profile.platform === 'bluesky' ? readBluesky : readMastodon;
+    return await read(ports, who, creds, row?.cursor ?? undefined, enabledAt);
   } catch (err) {
     if (!isPlatformError(err)) throw err;
     if (err.tokenRejected) {
@@ -113,7 +115,7 @@ async function pollProfile(ports: PollPorts, profile: Profile, enabledAt: Date):
  */
 async function readMastodon(
   ports: PollPorts,
-  who: { profileId: string; accountId: string; platform: string },
+  who: PolledProfile,
   creds: Credentials,
   cursor: string | undefined,
   enabledAt: Date,
@@ -132,17 +134,7 @@ async function readMastodon(
       ? read.replies
       : read.replies.filter((r) => !r.createdAt || Date.parse(r.createdAt) >= enabledAt.getTime());
     const comments = replies.map((r) => commentOf(r, creds.platformUserId, ports.clock()));
-    const fresh = await ports.db.transaction(async (m) => {
-      const inserted = await ports.inbox.insertNew(m, comments);
-      await writeOutbox(
-        m,
-        inserted.map((c) => envelope(Events.commentReceived, c)),
-      );
-      await ports.cursors.advance(m, who, read.newestId, ports.clock());
-      return inserted;
-    });
-    if (fresh.length) ports.announced();
-    stored += fresh.length;
+    stored += await storePolledComments(ports, who, comments, read.newestId);
     if (!read.more || !read.newestId) break;
     cursor = read.newestId;
   }

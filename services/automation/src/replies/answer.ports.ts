@@ -8,9 +8,12 @@ export interface ReplyRequest {
   platform: string;
   action: ReplyAction;
   accessToken: string;
-  /** The platform's id of the account answering (Instagram account, Facebook Page). */
+  /** The platform's id of the account answering (Instagram account, Facebook Page, Bluesky DID). */
   platformUserId: string;
-  comment: Pick<CommentReceived, 'commentId' | 'parentId'>;
+  /** Bluesky through OAuth: the account's PDS and the DPoP key its token is bound to. */
+  serviceUrl?: string;
+  dpopJwk?: Record<string, string>;
+  comment: Pick<CommentReceived, 'commentId' | 'parentId' | 'thread'>;
   text: string;
 }
 

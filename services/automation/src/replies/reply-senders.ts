@@ -1,7 +1,10 @@
 import { isPlatform } from '@postbus/contracts';
 import {
+  BLUESKY_PLATFORM,
+  blueskyApiFor,
   parseMastodonUserId,
   PlatformError,
+  replyOnBluesky,
   replyOnMastodon,
   replyOnThreads,
   replyToFacebookComment,
@@ -20,12 +23,14 @@ export interface ReplyApis {
   timeoutMs: number;
   /** Pause between status checks of a Threads reply container. */
   pollIntervalMs: number;
+  /** The PDS of app-password Bluesky profiles; OAuth profiles name their own. */
+  blueskyServiceUrl: string;
   fetchImpl?: typeof fetch;
 }
 
 /**
  * The platform call behind each action. Instagram threads replies one level deep, so a public reply
- * to a reply goes under the comment it answers; Facebook, Threads and Mastodon nest a reply under a reply.
+ * to a reply goes under the comment it answers; Facebook, Threads, Mastodon and Bluesky nest a reply under a reply.
  */
 export function platformReplySender(apis: ReplyApis) {
   return (r: ReplyRequest): Promise<{ id: string }> => {
@@ -70,6 +75,7 @@ export function platformReplySender(apis: ReplyApis) {
         `postbus-auto-reply-${r.comment.commentId}`,
       );
     }
+    if (r.platform === 'bluesky' && r.action === 'reply') return replyToBlueskyComment(apis, r);
     const platform = isPlatform(r.platform) ? r.platform : 'instagram';
     return Promise.reject(
       new PlatformError(
@@ -78,4 +84,32 @@ export function platformReplySender(apis: ReplyApis) {
       ),
     );
   };
+}
+
+/**
+ * A Bluesky reply in the comment's thread: its root is the comment's own root, its parent the
+ * comment. Its record key comes from the comment, so a resend is refused by the PDS, never doubled.
+ */
+function replyToBlueskyComment(apis: ReplyApis, r: ReplyRequest): Promise<{ id: string }> {
+  const thread = r.comment.thread;
+  if (!thread)
+    return Promise.reject(
+      new PlatformError('The Bluesky comment came without its thread (root and cid); it cannot be answered.', {
+        platform: BLUESKY_PLATFORM,
+        transient: false,
+        code: 'reply_parent_missing',
+      }),
+    );
+  // An OAuth profile is written to its own PDS with DPoP; an app-password profile to the configured service.
+  const api = blueskyApiFor(
+    { accessToken: r.accessToken, serviceUrl: r.serviceUrl, dpopJwk: r.dpopJwk },
+    { serviceUrl: apis.blueskyServiceUrl, timeoutMs: apis.timeoutMs, access: { allowLoopback: false } },
+  );
+  // https://docs.bsky.app/docs/api/com-atproto-repo-create-record
+  return replyOnBluesky(
+    apis.fetchImpl ? { ...api, fetchImpl: apis.fetchImpl } : api,
+    r.platformUserId,
+    { uri: r.comment.commentId, cid: thread.cid, root: { uri: thread.rootUri, cid: thread.rootCid } },
+    r.text,
+  );
 }

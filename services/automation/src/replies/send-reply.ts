@@ -33,6 +33,8 @@ export async function sendReply(
         action: row.action!,
         accessToken: creds.accessToken,
         platformUserId: creds.platformUserId,
+        serviceUrl: creds.serviceUrl,
+        dpopJwk: creds.dpopJwk,
         comment,
         text: row.replyText!,
       });

@@ -6,6 +6,7 @@ import type { SandboxUser } from '../users';
 import { InvalidRecord, validatePostRecord } from './post-record';
 import { cidOf } from './store';
 import { feedPostsRoutes } from './feed-posts';
+import { notificationRoutes } from './notifications';
 import { passXrpcFault, sendXrpc, XrpcError, xrpcErrorHandler } from './xrpc-http';
 import { plcRouter } from './oauth-discovery';
 import { oauthAccessClaims, dpopAuthedDid } from './oauth-resource';
@@ -18,7 +19,8 @@ const TID_CHARS = '234567abcdefghijklmnopqrstuvwxyz';
 
 /**
  * A Bluesky PDS's XRPC endpoints under `/bluesky/xrpc/{nsid}` (https://docs.bsky.app/docs/api/http-reference):
- * sessions from app passwords, handle resolution, blobs, and app.bsky.feed.post records. A sandbox
+ * sessions from app passwords, handle resolution, blobs, app.bsky.feed.post records, and the
+ * AppView reads a PDS proxies (getPosts, listNotifications). A sandbox
  * user's access token is its app password. Fault operations: uploadBlob `upload`, createRecord
  * `publish` (`comment` for a reply), every other call `read`.
  */
@@ -38,6 +40,7 @@ export function blueskyRouter(state: SandboxState, logger: Logger): Router {
   blobRoutes(router, ctx);
   recordRoutes(router, ctx);
   feedPostsRoutes(router, state);
+  notificationRoutes(router, ctx);
   router.use('/xrpc/:nsid', () => {
     throw new XrpcError(501, 'MethodNotImplemented', 'Method Not Implemented');
   });
@@ -45,7 +48,7 @@ export function blueskyRouter(state: SandboxState, logger: Logger): Router {
   return router;
 }
 
-type Pds = ReturnType<typeof contextOf>;
+export type Pds = ReturnType<typeof contextOf>;
 
 /** Who is who on the emulated PDS, and the checks every route shares. */
 function contextOf(state: SandboxState) {
