@@ -83,6 +83,7 @@ export * from './bluesky/session-client';
 export * from './bluesky/link-card';
 export * from './bluesky/page-meta';
 export * from './bluesky/replies';
+export * from './bluesky/mentions';
 export * from './bluesky/oauth/dpop';
 export * from './bluesky/oauth/errors';
 export * from './bluesky/oauth/net-fetch';

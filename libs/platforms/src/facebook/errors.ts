@@ -1,53 +1,17 @@
-import { PlatformError } from '../errors';
-import {
-  GRAPH_TOKEN_CODES,
-  graphRetryAfterMs,
-  isGraphTransient,
-  parseGraphError,
-  type GraphErrorBody,
-} from '../meta/graph-error';
+import type { GraphErrorBody } from '../meta/graph-error';
 import {
   graphDuplicateReason,
   graphInvalidInput,
   graphNetworkError,
   graphPolicyBlockReason,
-  graphRefusalReason,
   type GraphWording,
 } from '../meta/graph-failures';
-import { graphThrottle } from '../meta/graph-usage';
-import type { GraphErrorMapper, GraphFailure } from '../meta/graph-request';
+import { graphErrorFromResponse } from '../meta/graph-refusal';
+import type { GraphErrorMapper } from '../meta/graph-request';
 
 const platform = 'facebook' as const;
 
 export const FACEBOOK_TOKEN_REASON = 'The Facebook Page access token is invalid or expired; reconnect the Page.';
-
-/** Maps any answer of the Facebook Graph API (graph, rupload) that is not a success. */
-export function facebookErrorFromResponse({ status, headers, body }: GraphFailure): PlatformError {
-  const error = parseGraphError(body);
-  const tokenRejected = error?.code !== undefined && GRAPH_TOKEN_CODES.has(error.code);
-  const transient = !tokenRejected && isGraphTransient(status, error);
-  const retryAfterMs = graphRetryAfterMs(headers);
-  return new PlatformError(graphRefusalReason(FACEBOOK_WORDING, status, error, transient), {
-    platform,
-    transient,
-    code: error?.code ?? `http_${status}`,
-    subcode: error?.error_subcode,
-    retryAfterMs,
-    status,
-    tokenRejected,
-    throttle: graphThrottle(status, error, headers, retryAfterMs),
-  });
-}
-
-export const facebookNetworkError = graphNetworkError(platform, 'Facebook');
-
-export const facebookErrorMapper: GraphErrorMapper = {
-  platform: 'facebook',
-  fromResponse: facebookErrorFromResponse,
-  fromNetwork: facebookNetworkError,
-};
-
-export const facebookInvalidInput = graphInvalidInput(platform);
 
 const FACEBOOK_WORDING: GraphWording = {
   label: 'Facebook',
@@ -60,6 +24,19 @@ const FACEBOOK_WORDING: GraphWording = {
   postParts: 'text and media',
   ownReason: facebookOwnReason,
 };
+
+/** Maps any answer of the Facebook Graph API (graph, rupload) that is not a success. */
+export const facebookErrorFromResponse = graphErrorFromResponse(platform, { wording: FACEBOOK_WORDING });
+
+export const facebookNetworkError = graphNetworkError(platform, 'Facebook');
+
+export const facebookErrorMapper: GraphErrorMapper = {
+  platform: 'facebook',
+  fromResponse: facebookErrorFromResponse,
+  fromNetwork: facebookNetworkError,
+};
+
+export const facebookInvalidInput = graphInvalidInput(platform);
 
 function facebookOwnReason(error: GraphErrorBody): string | undefined {
   if (error.code === 368) return graphPolicyBlockReason('Facebook', 'Page');

@@ -1,11 +1,5 @@
 import { PlatformError } from '../errors';
-import {
-  GRAPH_TOKEN_CODES,
-  graphRetryAfterMs,
-  isGraphTransient,
-  parseGraphError,
-  type GraphErrorBody,
-} from '../meta/graph-error';
+import { isGraphTransient, type GraphErrorBody } from '../meta/graph-error';
 import {
   graphInvalidInput,
   graphNetworkError,
@@ -13,6 +7,7 @@ import {
   graphRefusalReason,
   type GraphWording,
 } from '../meta/graph-failures';
+import { graphRefusalError, readGraphRefusal } from '../meta/graph-refusal';
 import { graphThrottle } from '../meta/graph-usage';
 import type { GraphErrorMapper, GraphFailure } from '../meta/graph-request';
 
@@ -128,28 +123,22 @@ export function instagramContainerErrorReason(status: string | null | undefined)
 }
 
 /** Maps any answer of the Instagram Graph API that is not a success. */
-export function instagramErrorFromResponse({ status, headers, body }: GraphFailure): PlatformError {
-  const error = parseGraphError(body);
+export function instagramErrorFromResponse(failure: GraphFailure): PlatformError {
+  const refusal = readGraphRefusal(failure);
+  const { status, headers, error, retryAfterMs } = refusal;
   const rule = error?.error_subcode !== undefined ? SUBCODES[error.error_subcode] : undefined;
-  const tokenRejected = error?.code !== undefined && GRAPH_TOKEN_CODES.has(error.code);
   const quotaFull =
     error?.error_subcode === PUBLISHING_LIMIT_SUBCODE || (!rule && error?.code === PUBLISHING_LIMIT_CODE);
-  const transient = quotaFull || (rule ? rule.transient : !tokenRejected && isGraphTransient(status, error));
-  const retryAfterMs = graphRetryAfterMs(headers);
+  const transient = quotaFull || (rule ? rule.transient : !refusal.tokenRejected && isGraphTransient(status, error));
   // a subcode of its own (e.g. 2207051, spam protection, sent with code 4) is not a throttle
   const throttle = quotaFull
     ? ({ kind: 'publishing_quota', scope: 'account' } as const)
     : rule
       ? undefined
       : graphThrottle(status, error, headers, retryAfterMs);
-  return new PlatformError(rule?.reason ?? graphRefusalReason(INSTAGRAM_WORDING, status, error, transient), {
-    platform,
+  return graphRefusalError(platform, refusal, {
+    reason: rule?.reason ?? graphRefusalReason(INSTAGRAM_WORDING, status, error, transient),
     transient,
-    code: error?.code ?? `http_${status}`,
-    subcode: error?.error_subcode,
-    retryAfterMs,
-    status,
-    tokenRejected,
     throttle,
   });
 }

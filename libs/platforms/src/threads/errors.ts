@@ -1,21 +1,14 @@
 import { PlatformError } from '../errors';
-import {
-  GRAPH_TOKEN_CODES,
-  graphRetryAfterMs,
-  isGraphTransient,
-  parseGraphError,
-  type GraphErrorBody,
-} from '../meta/graph-error';
+import { isGraphTransient, type GraphErrorBody } from '../meta/graph-error';
 import {
   graphDuplicateReason,
   graphInvalidInput,
   graphNetworkError,
   graphPolicyBlockReason,
-  graphRefusalReason,
   type GraphWording,
 } from '../meta/graph-failures';
-import { graphThrottle } from '../meta/graph-usage';
-import type { GraphErrorMapper, GraphFailure } from '../meta/graph-request';
+import { graphErrorFromResponse } from '../meta/graph-refusal';
+import type { GraphErrorMapper } from '../meta/graph-request';
 import { THREADS_CAROUSEL_MAX, THREADS_TEXT_MAX } from './text';
 
 const platform = 'threads' as const;
@@ -89,32 +82,6 @@ export function threadsTooManyMedia(count: number): PlatformError {
   );
 }
 
-/** Maps any answer of graph.threads.net that is not a success. */
-export function threadsErrorFromResponse({ status, headers, body }: GraphFailure): PlatformError {
-  const error = parseGraphError(body);
-  const transient = isGraphTransient(status, error) || isMediaNotFound(error);
-  const retryAfterMs = graphRetryAfterMs(headers);
-  return new PlatformError(graphRefusalReason(THREADS_WORDING, status, error, transient), {
-    platform,
-    transient,
-    code: error?.code ?? `http_${status}`,
-    subcode: error?.error_subcode,
-    retryAfterMs,
-    status,
-    tokenRejected: error?.code !== undefined && GRAPH_TOKEN_CODES.has(error.code),
-    // Threads counts calls over 24 hours, not Graph's hour (https://developers.facebook.com/docs/threads/overview)
-    throttle: graphThrottle(status, error, headers, retryAfterMs, 86_400_000),
-  });
-}
-
-export const threadsNetworkError = graphNetworkError(platform, 'Threads');
-
-export const threadsErrorMapper: GraphErrorMapper = {
-  platform: 'threads',
-  fromResponse: threadsErrorFromResponse,
-  fromNetwork: threadsNetworkError,
-};
-
 function isMediaNotFound(error: GraphErrorBody | undefined): boolean {
   return error?.code === 24 && error.error_subcode === MEDIA_NOT_FOUND_SUBCODE;
 }
@@ -131,6 +98,23 @@ const THREADS_WORDING: GraphWording = {
   postParts: 'text and media',
   unreadableSuccess: 'Threads answered with a response Postbus could not read; the Threads API base URL may be wrong.',
   ownReason: threadsOwnReason,
+};
+
+/** Maps any answer of graph.threads.net that is not a success. */
+export const threadsErrorFromResponse = graphErrorFromResponse(platform, {
+  wording: THREADS_WORDING,
+  // Graph's transient rule (without the default's exception for a rejected token), and a container not yet visible.
+  transient: ({ status, error }) => isGraphTransient(status, error) || isMediaNotFound(error),
+  // Threads counts calls over 24 hours, not Graph's hour (https://developers.facebook.com/docs/threads/overview)
+  throttleWindowMs: 86_400_000,
+});
+
+export const threadsNetworkError = graphNetworkError(platform, 'Threads');
+
+export const threadsErrorMapper: GraphErrorMapper = {
+  platform: 'threads',
+  fromResponse: threadsErrorFromResponse,
+  fromNetwork: threadsNetworkError,
 };
 
 function threadsOwnReason(error: GraphErrorBody): string | undefined {

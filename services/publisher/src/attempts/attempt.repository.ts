@@ -13,6 +13,48 @@ import { followUpEvents } from '../publishing/follow-ups/follow-up-events';
 /** A post has one outcome: its announcement and every repeat of it carry this id, so subscribers hear it once. */
 export const outcomeEventId = (postId: string): string => namedEventId(`post-outcome:${postId}`);
 
+/** What a publish gave: where the post lives and what the platform changed on the way. */
+export interface PublishedOutcome {
+  platformPostId: string;
+  permalink: string | null;
+  warnings?: PostWarning[];
+}
+
+/** post.published for the job, under the post's one outcome id. */
+function publishedEvent(job: PostDue, r: PublishedOutcome, publishedAt: string): OutgoingEvent {
+  const warnings = r.warnings?.length ? { warnings: r.warnings } : {};
+  return envelope(
+    Events.postPublished,
+    {
+      postId: job.postId,
+      accountId: job.accountId,
+      profileId: job.profileId,
+      platform: job.platform,
+      platformPostId: r.platformPostId,
+      permalink: r.permalink,
+      publishedAt,
+      ...warnings,
+    },
+    { id: outcomeEventId(job.postId) },
+  );
+}
+
+/** post.failed for the job, under the post's one outcome id. */
+function failedEvent(job: PostDue, reason: string, failedAt: string): OutgoingEvent {
+  return envelope(
+    Events.postFailed,
+    {
+      postId: job.postId,
+      accountId: job.accountId,
+      profileId: job.profileId,
+      platform: job.platform,
+      reason,
+      failedAt,
+    },
+    { id: outcomeEventId(job.postId) },
+  );
+}
+
 /**
  * in_flight: a worker owns the post and may be calling the platform right now (or died doing so).
  * retry: a follow-up (retry, deferral, outcome check) is scheduled; nothing is being called.
@@ -202,27 +244,9 @@ export class AttemptRepository {
   }
 
   /** The outcome and its announcement commit together; false when the attempt was no longer ours. */
-  async finishPublished(
-    job: PostDue,
-    fence: Fence,
-    r: { platformPostId: string; permalink: string | null; warnings?: PostWarning[] },
-  ): Promise<boolean> {
+  async finishPublished(job: PostDue, fence: Fence, r: PublishedOutcome): Promise<boolean> {
     const publishedAt = new Date().toISOString();
-    const warnings = r.warnings?.length ? { warnings: r.warnings } : {};
-    const event = envelope(
-      Events.postPublished,
-      {
-        postId: job.postId,
-        accountId: job.accountId,
-        profileId: job.profileId,
-        platform: job.platform,
-        platformPostId: r.platformPostId,
-        permalink: r.permalink,
-        publishedAt,
-        ...warnings,
-      },
-      { id: outcomeEventId(job.postId) },
-    );
+    const event = publishedEvent(job, r, publishedAt);
     return this.finishAndAnnounce(
       job.postId,
       fence,
@@ -240,25 +264,11 @@ export class AttemptRepository {
   async publishedWithFollowUps(
     job: PostDue,
     fence: Fence,
-    r: { platformPostId: string; permalink: string | null; warnings?: PostWarning[] },
+    r: PublishedOutcome,
     checkpoint: FollowUpsCheckpoint,
   ): Promise<boolean> {
     const publishedAt = new Date().toISOString();
-    const warnings = r.warnings?.length ? { warnings: r.warnings } : {};
-    const event = envelope(
-      Events.postPublished,
-      {
-        postId: job.postId,
-        accountId: job.accountId,
-        profileId: job.profileId,
-        platform: job.platform,
-        platformPostId: r.platformPostId,
-        permalink: r.permalink,
-        publishedAt,
-        ...warnings,
-      },
-      { id: outcomeEventId(job.postId) },
-    );
+    const event = publishedEvent(job, r, publishedAt);
     const set = (p: SqlParams) =>
       `platform_post_id = ${p.add(r.platformPostId)}, permalink = ${p.add(r.permalink)}, finished_at = ${p.add(publishedAt)}, checkpoint = ${p.add(JSON.stringify(checkpoint))}::jsonb`;
     return this.updateAndAnnounce(job.postId, fence, set, [event], { keep: true });
@@ -299,18 +309,7 @@ export class AttemptRepository {
   /** Fails the post and announces it; `exhausted` marks a failure after the last allowed attempt. */
   async finishFailed(job: PostDue, fence: Fence, reason: string, opts: { exhausted?: boolean } = {}): Promise<boolean> {
     const failedAt = new Date().toISOString();
-    const event = envelope(
-      Events.postFailed,
-      {
-        postId: job.postId,
-        accountId: job.accountId,
-        profileId: job.profileId,
-        platform: job.platform,
-        reason,
-        failedAt,
-      },
-      { id: outcomeEventId(job.postId) },
-    );
+    const event = failedEvent(job, reason, failedAt);
     return this.finishAndAnnounce(
       job.postId,
       fence,
@@ -355,31 +354,8 @@ export class AttemptRepository {
       const at = new Date(row.finished_at ?? Date.now()).toISOString();
       const event =
         row.state === 'published'
-          ? envelope(
-              Events.postPublished,
-              {
-                postId: job.postId,
-                accountId: job.accountId,
-                profileId: job.profileId,
-                platform: job.platform,
-                platformPostId: row.platform_post_id!,
-                permalink: row.permalink,
-                publishedAt: at,
-              },
-              { id: outcomeEventId(job.postId) },
-            )
-          : envelope(
-              Events.postFailed,
-              {
-                postId: job.postId,
-                accountId: job.accountId,
-                profileId: job.profileId,
-                platform: job.platform,
-                reason: row.failed_reason ?? 'failed',
-                failedAt: at,
-              },
-              { id: outcomeEventId(job.postId) },
-            );
+          ? publishedEvent(job, { platformPostId: row.platform_post_id!, permalink: row.permalink }, at)
+          : failedEvent(job, row.failed_reason ?? 'failed', at);
       // What became of its first comment and chain is announced again with it (same ids: heard once).
       const followUps =
         row.state === 'published' && isFollowingUp(row.checkpoint)

@@ -1,9 +1,15 @@
-import { GraphError, invalidParameter, objectNotFound } from '../meta/graph-error';
+import {
+  assertCarouselItems,
+  carouselItemIds,
+  metaContainerStatus,
+  mediaUrlParam,
+  ownMetaContainer,
+  type MetaContainerState,
+} from '../meta/containers';
+import { GraphError, invalidParameter } from '../meta/graph-error';
 import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
 import { INSTAGRAM_MEDIA_TYPES, type InstagramContainer, type InstagramMediaType } from './store';
-
-export type InstagramContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
 
 /**
  * A media URL containing `fail-processing` ends in ERROR (2207052, media fetch failed); `fail-processing-2207026`
@@ -57,7 +63,7 @@ export function createInstagramContainer(
     const wantsVideo =
       mediaType === 'REELS' || mediaType === 'VIDEO' || (mediaType === 'STORIES' && !!params.video_url);
     const name = wantsVideo ? 'video_url' : 'image_url';
-    container.mediaUrl = httpUrl(params[name], name, mediaType);
+    container.mediaUrl = mediaUrlParam(params[name], name, mediaType);
     container.isVideo = wantsVideo;
     if (!wantsVideo && VIDEO_PATH.test(container.mediaUrl)) {
       throw new GraphError(400, 100, '(#100) The image_url does not point at an image.', {
@@ -91,27 +97,14 @@ export function createInstagramContainer(
 }
 
 /** IN_PROGRESS while a video processes (images are quick), then FINISHED or ERROR; EXPIRED after 24 h; PUBLISHED once live. */
-export function instagramContainerStatus(
-  state: SandboxState,
-  container: InstagramContainer,
-): { status: InstagramContainerStatus; error?: string } {
-  if (container.publishedMediaId) return { status: 'PUBLISHED' };
-  const age = state.now() - container.createdAt;
-  if (age >= state.instagram.limits.containerTtlMs) return { status: 'EXPIRED' };
-  if (container.isVideo && (container.inspecting || age < state.settingsFor('instagram').processingDelayMs))
-    return { status: 'IN_PROGRESS' };
-  if (container.processingError) return { status: 'ERROR', error: container.processingError };
-  let inProgress = false;
-  for (const childId of container.children) {
-    const child = state.instagram.containers.get(childId);
-    const childState = child
-      ? instagramContainerStatus(state, child)
-      : { status: 'ERROR' as const, error: '-1/2207028' };
-    if (childState.status === 'ERROR' || childState.status === 'EXPIRED')
-      return { status: 'ERROR', error: childState.error ?? '-1/2207028' };
-    if (childState.status === 'IN_PROGRESS') inProgress = true;
-  }
-  return { status: inProgress ? 'IN_PROGRESS' : 'FINISHED' };
+export function instagramContainerStatus(state: SandboxState, container: InstagramContainer): MetaContainerState {
+  return metaContainerStatus(state.instagram.containers, container, {
+    now: state.now(),
+    ttlMs: state.instagram.limits.containerTtlMs,
+    // Images are quick; a video processes for the processing delay, and while reel inspection reads it.
+    processing: (c, age) => c.isVideo && (!!c.inspecting || age < state.settingsFor('instagram').processingDelayMs),
+    missingChildError: '-1/2207028',
+  });
 }
 
 function hasContainerOf(state: SandboxState, user: SandboxUser, mediaUrl: string): boolean {
@@ -119,9 +112,7 @@ function hasContainerOf(state: SandboxState, user: SandboxUser, mediaUrl: string
 }
 
 export function ownInstagramContainer(state: SandboxState, user: SandboxUser, id: string): InstagramContainer {
-  const container = state.instagram.containers.get(id);
-  if (!container || container.userId !== user.userId) throw objectNotFound('get', id);
-  return container;
+  return ownMetaContainer(state.instagram.containers, user, id, 'get');
 }
 
 function assertCaption(state: SandboxState, caption: string): void {
@@ -137,24 +128,8 @@ function assertCaption(state: SandboxState, caption: string): void {
   }
 }
 
-function httpUrl(value: string | undefined, name: string, mediaType: string): string {
-  if (!value) throw invalidParameter(`The parameter ${name} is required for media_type ${mediaType}.`);
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw invalidParameter(`Param ${name} must be a valid URL.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw invalidParameter(`Param ${name} must be an http or https URL.`);
-  return value;
-}
-
 function carouselChildren(state: SandboxState, user: SandboxUser, raw: string | undefined): string[] {
-  const ids = (raw ?? '')
-    .split(',')
-    .map((id) => id.trim())
-    .filter(Boolean);
+  const ids = carouselItemIds(raw);
   const { carouselMin, carouselMax } = state.instagram.limits;
   if (ids.length < carouselMin || ids.length > carouselMax || new Set(ids).size !== ids.length) {
     throw new GraphError(
@@ -164,11 +139,6 @@ function carouselChildren(state: SandboxState, user: SandboxUser, raw: string | 
       { subcode: 2207028 },
     );
   }
-  for (const id of ids) {
-    const child = state.instagram.containers.get(id);
-    if (!child || child.userId !== user.userId) throw invalidParameter(`Carousel item ${id} does not exist.`);
-    if (!child.isCarouselItem) throw invalidParameter(`Container ${id} was not created with is_carousel_item=true.`);
-    if (child.publishedMediaId) throw invalidParameter(`Carousel item ${id} has already been published.`);
-  }
+  assertCarouselItems(state.instagram.containers, user, ids);
   return ids;
 }

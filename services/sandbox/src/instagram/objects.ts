@@ -1,5 +1,6 @@
-import { invalidParameter, objectNotFound } from '../meta/graph-error';
+import { objectNotFound } from '../meta/graph-error';
 import { graphFields } from '../meta/graph-http';
+import { graphPageWindow, graphTimestamp, pickFields } from '../meta/graph-objects';
 import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
 import { instagramContainerStatus, ownInstagramContainer } from './containers';
@@ -13,15 +14,15 @@ export function readInstagramObject(
   fields: string[],
 ): Record<string, unknown> {
   if (id === 'me' || id === user.userId)
-    return pick({ id: user.userId, username: user.handle, user_id: user.userId }, fields);
+    return pickFields({ id: user.userId, username: user.handle, user_id: user.userId }, fields);
   const media = state.instagram.media.get(id);
   if (media) {
     if (media.userId !== user.userId) throw objectNotFound('get', id);
-    return pick(mediaFields(media), fields);
+    return pickFields(mediaFields(media), fields);
   }
   const container = ownInstagramContainer(state, user, id);
   const { status, error } = instagramContainerStatus(state, container);
-  return pick(
+  return pickFields(
     { id: container.id, status_code: status, status: status === 'ERROR' ? `Error: ${error}` : status },
     fields,
   );
@@ -40,18 +41,14 @@ export function userInstagramMedia(
   user: SandboxUser,
   params: Record<string, string>,
 ): Record<string, unknown>[] {
-  const since = params.since === undefined ? -Infinity : secondsParam('since', params.since) * 1000;
-  const until = params.until === undefined ? Infinity : secondsParam('until', params.until) * 1000;
-  const limit = params.limit === undefined ? 25 : Number(params.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MEDIA_PAGE_MAX)
-    throw invalidParameter(`Param limit must be an integer from 1 to ${MEDIA_PAGE_MAX}`);
+  const { since, until, limit } = graphPageWindow(params, MEDIA_PAGE_MAX);
   const fields = graphFields(params);
   return [...state.instagram.media.values()]
     .filter((m) => m.userId === user.userId && m.productType !== 'STORY')
     .filter((m) => m.publishedAt >= since && m.publishedAt <= until)
     .sort((a, b) => b.publishedAt - a.publishedAt || Number(b.id) - Number(a.id))
     .slice(0, limit)
-    .map((m) => pick(mediaFields(m), fields));
+    .map((m) => pickFields(mediaFields(m), fields));
 }
 
 /** The IG Media fields the sandbox knows; a caption-less media has no `caption` field, as on Instagram. */
@@ -64,25 +61,11 @@ function mediaFields(media: InstagramMedia): Record<string, unknown> {
       media.mediaType === 'REELS' ? 'VIDEO' : media.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : media.mediaType,
     media_product_type: media.productType,
     ...(media.caption && { caption: media.caption }),
-    timestamp: new Date(media.publishedAt).toISOString().replace(/\.\d{3}Z$/, '+0000'),
+    timestamp: graphTimestamp(media.publishedAt),
     username: media.username,
   };
 }
 
-function secondsParam(name: string, value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
-    throw invalidParameter(`Param ${name} must be a Unix timestamp`);
-  return n;
-}
-
 export function isInstagramContainer(state: SandboxState, id: string): boolean {
   return state.instagram.containers.has(id);
-}
-
-function pick(object: Record<string, unknown>, fields: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const field of fields) if (field in object) out[field] = object[field];
-  out.id = object.id;
-  return out;
 }

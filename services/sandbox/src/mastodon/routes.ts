@@ -3,6 +3,7 @@ import type { Logger } from '@postbus/kit';
 import { mastodonTextLength } from '@postbus/platforms';
 import express, { Router, type ErrorRequestHandler, type Request, type Response } from 'express';
 import type { FaultOperation } from '../faults';
+import { rawMultipart, readMultipart } from '../multipart';
 import { platformLatency } from '../platform-settings';
 import { recordRequests, type ReceivedRequest } from '../requests';
 import type { SandboxState } from '../state';
@@ -43,10 +44,7 @@ export function mastodonRouter(state: SandboxState, logger: Logger): Router {
   const router = Router();
   router.post(
     '/:instance/api/v2/media',
-    express.raw({
-      type: 'multipart/form-data',
-      limit: Math.max(state.mastodon.limits.videoSizeLimit, state.mastodon.limits.imageSizeLimit) + 1024 * 1024,
-    }),
+    rawMultipart(Math.max(state.mastodon.limits.videoSizeLimit, state.mastodon.limits.imageSizeLimit) + 1024 * 1024),
   );
   router.use(express.urlencoded({ extended: true, limit: '1mb' }), express.json({ limit: '1mb' }));
   router.use(
@@ -384,44 +382,6 @@ function createStatus(state: SandboxState, req: Req, res: Response): void {
   send(state, res, 200, statusBody(state, status));
 }
 
-interface Part {
-  name: string;
-  filename?: string;
-  contentType?: string;
-  data: Buffer;
-}
-
-/** Enough of RFC 7578 for uploads: each part's name, filename, content type and bytes. */
-function parseMultipart(body: Buffer, contentType: string): Part[] {
-  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
-  if (!boundary) throw new MastodonError(422, "Validation failed: File can't be blank");
-  const delimiter = Buffer.from(`--${boundary}`);
-  const parts: Part[] = [];
-  let at = body.indexOf(delimiter);
-  while (at !== -1) {
-    const start = at + delimiter.length;
-    if (body.subarray(start, start + 2).toString() === '--') break;
-    const next = body.indexOf(delimiter, start);
-    if (next === -1) break;
-    const chunk = body.subarray(start + 2, next - 2);
-    const headerEnd = chunk.indexOf('\r\n\r\n');
-    if (headerEnd !== -1) {
-      const head = chunk.subarray(0, headerEnd).toString('utf8');
-      const name = /name="([^"]*)"/i.exec(head)?.[1];
-      if (name !== undefined) {
-        parts.push({
-          name,
-          filename: /filename="([^"]*)"/i.exec(head)?.[1],
-          contentType: /content-type:\s*([^\r\n;]+)/i.exec(head)?.[1]?.trim().toLowerCase(),
-          data: chunk.subarray(headerEnd + 4),
-        });
-      }
-    }
-    at = next;
-  }
-  return parts;
-}
-
 function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
@@ -605,7 +565,11 @@ function uploadMedia(state: SandboxState, req: Req, res: Response): void {
   const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
   const received = res.locals.received as ReceivedRequest | undefined;
   if (received) received.bodyBytes = body.length;
-  const parts = parseMultipart(body, req.get('content-type') ?? '');
+  const parts = readMultipart(
+    body,
+    req.get('content-type') ?? '',
+    () => new MastodonError(422, "Validation failed: File can't be blank"),
+  );
   const file = parts.find((p) => p.name === 'file' && p.filename !== undefined);
   if (!file || !file.data.length) throw new MastodonError(422, "Validation failed: File can't be blank");
   const contentType = file.contentType ?? 'application/octet-stream';

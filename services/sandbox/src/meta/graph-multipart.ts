@@ -1,4 +1,5 @@
-import express, { type RequestHandler, type Response } from 'express';
+import type { RequestHandler, Response } from 'express';
+import { rawMultipart, readMultipart } from '../multipart';
 import { invalidParameter } from './graph-error';
 
 /** A file part of a `multipart/form-data` Graph call. */
@@ -17,11 +18,12 @@ export interface GraphFile {
 export function graphMultipart(maxBytes: number): RequestHandler[] {
   const parse: RequestHandler = (req, res, next) => {
     if (!Buffer.isBuffer(req.body)) return next();
-    const boundary = /boundary="?([^";]+)"?/i.exec(req.get('content-type') ?? '')?.[1];
-    if (!boundary) throw invalidParameter('The multipart body has no boundary.');
+    const parts = readMultipart(req.body, req.get('content-type') ?? '', () =>
+      invalidParameter('The multipart body has no boundary.'),
+    );
     const fields: Record<string, string> = {};
     const files: Record<string, GraphFile> = {};
-    for (const part of partsOf(req.body, boundary)) {
+    for (const part of parts) {
       if (part.filename === undefined) fields[part.name] = part.data.toString('utf8');
       else files[part.name] = { filename: part.filename, contentType: part.contentType, data: part.data };
     }
@@ -29,38 +31,10 @@ export function graphMultipart(maxBytes: number): RequestHandler[] {
     res.locals.graphFiles = files;
     next();
   };
-  return [express.raw({ type: 'multipart/form-data', limit: maxBytes }), parse];
+  return [rawMultipart(maxBytes), parse];
 }
 
 /** The file sent under `name` in a multipart Graph call, if any. */
 export function multipartFile(res: Response, name: string): GraphFile | undefined {
   return (res.locals.graphFiles as Record<string, GraphFile> | undefined)?.[name];
-}
-
-function partsOf(
-  body: Buffer,
-  boundary: string,
-): { name: string; filename?: string; contentType?: string; data: Buffer }[] {
-  const delimiter = Buffer.from(`--${boundary}`);
-  const parts: { name: string; filename?: string; contentType?: string; data: Buffer }[] = [];
-  let at = body.indexOf(delimiter);
-  while (at !== -1) {
-    const start = at + delimiter.length;
-    if (body.subarray(start, start + 2).toString() === '--') break;
-    const next = body.indexOf(delimiter, start);
-    if (next === -1) break;
-    const chunk = body.subarray(start + 2, next - 2);
-    const headerEnd = chunk.indexOf('\r\n\r\n');
-    const head = headerEnd === -1 ? '' : chunk.subarray(0, headerEnd).toString('utf8');
-    const name = /name="([^"]*)"/i.exec(head)?.[1];
-    if (name !== undefined)
-      parts.push({
-        name,
-        filename: /filename="([^"]*)"/i.exec(head)?.[1],
-        contentType: /content-type:\s*([^\r\n;]+)/i.exec(head)?.[1]?.trim().toLowerCase(),
-        data: chunk.subarray(headerEnd + 4),
-      });
-    at = next;
-  }
-  return parts;
 }

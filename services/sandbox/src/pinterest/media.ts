@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import express, { Router, type Request } from 'express';
+import { Router, type Request } from 'express';
+import { rawMultipart, readMultipart } from '../multipart';
 import { recordBodyBytes, recordRequests } from '../requests';
 import type { SandboxState } from '../state';
 import { authed, badRequest, errorHandler, passFault, PinterestError, send } from './wire';
@@ -58,7 +59,7 @@ export function pinterestUploadRouter(state: SandboxState): Router {
   const router = Router();
   router.post(
     '/:mediaId',
-    express.raw({ type: 'multipart/form-data', limit: state.pinterest.limits.videoMaxBytes + 1024 * 1024 }),
+    rawMultipart(state.pinterest.limits.videoMaxBytes + 1024 * 1024),
     recordRequests(state.requests, 'pinterest', () => state.now()),
     (req: Request<{ mediaId: string }>, res) => {
       if (!passFault(state, 'upload', res)) return;
@@ -84,23 +85,8 @@ export function pinterestUploadRouter(state: SandboxState): Router {
   return router;
 }
 
-/** Form fields by name (the last of a repeated name wins). */
+/** Form fields by name (the last of a repeated name wins; a part without a name is no field). */
 function parseMultipart(body: Buffer, contentType: string): Map<string, Buffer> {
-  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
-  if (!boundary) throw badRequest('The upload has no multipart boundary.');
-  const delimiter = Buffer.from(`--${boundary}`);
-  const parts = new Map<string, Buffer>();
-  let start = body.indexOf(delimiter);
-  while (start >= 0) {
-    const next = body.indexOf(delimiter, start + delimiter.length);
-    if (next < 0) break;
-    const part = body.subarray(start + delimiter.length + 2, next - 2);
-    const headerEnd = part.indexOf('\r\n\r\n');
-    if (headerEnd >= 0) {
-      const name = /name="([^"]*)"/i.exec(part.subarray(0, headerEnd).toString('utf8'))?.[1];
-      if (name) parts.set(name, part.subarray(headerEnd + 4));
-    }
-    start = next;
-  }
-  return parts;
+  const parts = readMultipart(body, contentType, () => badRequest('The upload has no multipart boundary.'));
+  return new Map(parts.filter((part) => part.name).map((part) => [part.name, part.data]));
 }

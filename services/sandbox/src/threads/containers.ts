@@ -1,10 +1,16 @@
 import { threadsTextLength } from '@postbus/platforms';
-import { invalidParameter, objectNotFound } from '../meta/graph-error';
+import {
+  assertCarouselItems,
+  carouselItemIds,
+  metaContainerStatus,
+  mediaUrlParam,
+  ownMetaContainer,
+  type MetaContainerState,
+} from '../meta/containers';
+import { invalidParameter } from '../meta/graph-error';
 import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
 import { THREADS_MEDIA_TYPES, type ThreadsContainer, type ThreadsMediaType } from './store';
-
-export type ContainerStatus = 'IN_PROGRESS' | 'FINISHED' | 'ERROR' | 'EXPIRED' | 'PUBLISHED';
 
 const TEXT_MAX = 500;
 const LINK = /\bhttps?:\/\/[^\s]+|\bwww\.[^\s]+/gi;
@@ -39,7 +45,8 @@ export function createContainer(
     publishedMediaId: null,
   };
   if (mediaType === 'IMAGE' || mediaType === 'VIDEO') {
-    container.mediaUrl = requireMediaUrl(params, mediaType === 'IMAGE' ? 'image_url' : 'video_url', mediaType);
+    const name = mediaType === 'IMAGE' ? 'image_url' : 'video_url';
+    container.mediaUrl = mediaUrlParam(params[name], name, mediaType);
     const failure = FAIL_PROCESSING.exec(container.mediaUrl);
     if (failure) container.processingError = failure[1] ?? 'FAILED_DOWNLOADING_VIDEO';
   } else if (isCarouselItem) {
@@ -75,25 +82,14 @@ function replyTarget(state: SandboxState, user: SandboxUser, replyToId: string |
   return replyToId;
 }
 
-/** The container's status now: IN_PROGRESS for processingDelayMs, then FINISHED or ERROR; EXPIRED after 24 h. */
-export function containerStatus(
-  state: SandboxState,
-  container: ThreadsContainer,
-): { status: ContainerStatus; errorMessage?: string } {
-  if (container.publishedMediaId) return { status: 'PUBLISHED' };
-  const age = state.now() - container.createdAt;
-  if (age >= state.threads.limits.containerTtlMs) return { status: 'EXPIRED' };
-  if (age < state.settingsFor('threads').processingDelayMs) return { status: 'IN_PROGRESS' };
-  if (container.processingError) return { status: 'ERROR', errorMessage: container.processingError };
-  let inProgress = false;
-  for (const childId of container.children) {
-    const child = state.threads.containers.get(childId);
-    const childState = child ? containerStatus(state, child) : { status: 'ERROR' as const, errorMessage: 'UNKNOWN' };
-    if (childState.status === 'ERROR' || childState.status === 'EXPIRED')
-      return { status: 'ERROR', errorMessage: childState.errorMessage ?? 'UNKNOWN' };
-    if (childState.status === 'IN_PROGRESS') inProgress = true;
-  }
-  return { status: inProgress ? 'IN_PROGRESS' : 'FINISHED' };
+/** The container's status now: IN_PROGRESS for processingDelayMs, then FINISHED or ERROR (`error` is the error_message); EXPIRED after 24 h. */
+export function containerStatus(state: SandboxState, container: ThreadsContainer): MetaContainerState {
+  return metaContainerStatus(state.threads.containers, container, {
+    now: state.now(),
+    ttlMs: state.threads.limits.containerTtlMs,
+    processing: (_container, age) => age < state.settingsFor('threads').processingDelayMs,
+    missingChildError: 'UNKNOWN',
+  });
 }
 
 /** The user's own container, or Graph's "does not exist" answer. */
@@ -103,9 +99,7 @@ export function ownContainer(
   id: string,
   method: 'get' | 'post',
 ): ThreadsContainer {
-  const container = state.threads.containers.get(id);
-  if (!container || container.userId !== user.userId) throw objectNotFound(method, id);
-  return container;
+  return ownMetaContainer(state.threads.containers, user, id, method);
 }
 
 function assertText(state: SandboxState, mediaType: ThreadsMediaType, text: string): void {
@@ -127,35 +121,13 @@ function assertText(state: SandboxState, mediaType: ThreadsMediaType, text: stri
   }
 }
 
-function requireMediaUrl(params: Record<string, string>, name: 'image_url' | 'video_url', mediaType: string): string {
-  const value = params[name];
-  if (!value) throw invalidParameter(`The parameter ${name} is required for media_type ${mediaType}.`);
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw invalidParameter(`Param ${name} must be a valid URL.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw invalidParameter(`Param ${name} must be an http or https URL.`);
-  return value;
-}
-
 function carouselChildren(state: SandboxState, user: SandboxUser, raw: string | undefined): string[] {
-  const ids = (raw ?? '')
-    .split(',')
-    .map((id) => id.trim())
-    .filter(Boolean);
+  const ids = carouselItemIds(raw);
   const { carouselMin, carouselMax } = state.threads.limits;
   if (ids.length < carouselMin || ids.length > carouselMax) {
     throw invalidParameter(`Param children must list between ${carouselMin} and ${carouselMax} carousel item ids.`);
   }
   if (new Set(ids).size !== ids.length) throw invalidParameter('Param children must not repeat an id.');
-  for (const id of ids) {
-    const child = state.threads.containers.get(id);
-    if (!child || child.userId !== user.userId) throw invalidParameter(`Carousel item ${id} does not exist.`);
-    if (!child.isCarouselItem) throw invalidParameter(`Container ${id} was not created with is_carousel_item=true.`);
-    if (child.publishedMediaId) throw invalidParameter(`Carousel item ${id} has already been published.`);
-  }
+  assertCarouselItems(state.threads.containers, user, ids);
   return ids;
 }

@@ -1,5 +1,6 @@
-import { invalidParameter, objectNotFound } from '../meta/graph-error';
+import { objectNotFound } from '../meta/graph-error';
 import { graphFields } from '../meta/graph-http';
+import { graphPageWindow, graphTimestamp, pickFields } from '../meta/graph-objects';
 import type { SandboxState } from '../state';
 import type { SandboxUser } from '../users';
 import { containerStatus, ownContainer } from './containers';
@@ -16,16 +17,16 @@ export function readObject(
   fields: string[],
 ): Record<string, unknown> {
   if (id === 'me' || id === user.userId) {
-    return pick({ id: user.userId, username: user.handle, name: user.handle }, fields);
+    return pickFields({ id: user.userId, username: user.handle, name: user.handle }, fields);
   }
   const media = state.threads.media.get(id);
   if (media) {
     if (media.userId !== user.userId) throw objectNotFound('get', id);
-    return pick(mediaFields(media), fields);
+    return pickFields(mediaFields(media), fields);
   }
   const container = ownContainer(state, user, id, 'get');
-  const { status, errorMessage } = containerStatus(state, container);
-  return pick({ id: container.id, status, ...(errorMessage && { error_message: errorMessage }) }, fields);
+  const { status, error: errorMessage } = containerStatus(state, container);
+  return pickFields({ id: container.id, status, ...(errorMessage && { error_message: errorMessage }) }, fields);
 }
 
 /** Threads answers at most this many posts a page. */
@@ -40,24 +41,13 @@ export function userThreads(
   user: SandboxUser,
   params: Record<string, string>,
 ): Record<string, unknown>[] {
-  const since = params.since === undefined ? -Infinity : secondsParam('since', params.since) * 1000;
-  const until = params.until === undefined ? Infinity : secondsParam('until', params.until) * 1000;
-  const limit = params.limit === undefined ? 25 : Number(params.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > THREADS_PAGE_MAX)
-    throw invalidParameter(`(#100) Param limit must be an integer from 1 to ${THREADS_PAGE_MAX}`);
+  const { since, until, limit } = graphPageWindow(params, THREADS_PAGE_MAX);
   const fields = graphFields(params);
   return [...state.threads.media.values()]
     .filter((m) => m.userId === user.userId && !m.replyToId && m.publishedAt >= since && m.publishedAt <= until)
     .sort((a, b) => b.publishedAt - a.publishedAt || Number(b.id) - Number(a.id))
     .slice(0, limit)
-    .map((m) => pick(mediaFields(m), fields));
-}
-
-function secondsParam(name: string, value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n))
-    throw invalidParameter(`(#100) Param ${name} must be a Unix timestamp`);
-  return n;
+    .map((m) => pickFields(mediaFields(m), fields));
 }
 
 /** Which kind of object an id names, so faults can target status polls apart from other reads. */
@@ -70,7 +60,7 @@ function mediaFields(media: ThreadsMedia): Record<string, unknown> {
     id: media.id,
     permalink: media.permalink,
     shortcode: media.shortcode,
-    timestamp: metaTimestamp(media.publishedAt),
+    timestamp: graphTimestamp(media.publishedAt),
     media_type:
       media.mediaType === 'TEXT' ? 'TEXT_POST' : media.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : media.mediaType,
     media_product_type: 'THREADS',
@@ -78,16 +68,4 @@ function mediaFields(media: ThreadsMedia): Record<string, unknown> {
     username: media.username,
     is_quote_post: false,
   };
-}
-
-/** `2024-07-01T12:00:00+0000`, Graph's timestamp format. */
-function metaTimestamp(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
-}
-
-function pick(object: Record<string, unknown>, fields: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const field of fields) if (field in object) out[field] = object[field];
-  out.id = object.id;
-  return out;
 }

@@ -35,7 +35,7 @@ function publishableContainer(
   if (!creationId) throw invalidParameter('The parameter creation_id is required.');
   const container = state.threads.containers.get(creationId);
   if (!container || container.userId !== user.userId) throw mediaNotFound(creationId);
-  const { status, errorMessage } = containerStatus(state, container);
+  const { status, error: errorMessage } = containerStatus(state, container);
   if (status === 'IN_PROGRESS') throw mediaNotFound(creationId);
   if (status === 'PUBLISHED') {
     throw invalidParameter(

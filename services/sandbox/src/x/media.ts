@@ -1,4 +1,5 @@
 import type { Router, Request, Response } from 'express';
+import { readMultipart, type MultipartPart } from '../multipart';
 import { recordBodyBytes } from '../requests';
 import type { SandboxState } from '../state';
 import { countCall, invalidRequest, passFault, send, xUser, XProblemError } from './http';
@@ -8,24 +9,18 @@ const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/bmp', 'imag
 const VIDEO_TYPES = ['video/mp4', 'video/quicktime', 'video/webm'];
 const CATEGORIES = ['tweet_image', 'tweet_gif', 'tweet_video', 'amplify_video'];
 
-interface Part {
-  name: string;
-  contentType?: string;
-  data: Buffer;
-}
-
 /**
  * The fields of an upload or append: multipart/form-data (`media` as bytes) or JSON (`media` as
  * base64), the two bodies X's API reference gives (https://docs.x.com/x-api/media/append-media-upload).
  */
-function uploadFields(res: Response, req: Request): Map<string, Part> {
+function uploadFields(res: Response, req: Request): Map<string, MultipartPart> {
   const body: unknown = req.body;
   if (Buffer.isBuffer(body)) {
     recordBodyBytes(res, body.length);
     return parseMultipart(body, req.get('content-type') ?? '');
   }
   if (!body || typeof body !== 'object') throw invalidRequest('The request must be multipart/form-data or JSON.');
-  const parts = new Map<string, Part>();
+  const parts = new Map<string, MultipartPart>();
   for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
     if (typeof value !== 'string' && typeof value !== 'number') continue;
     const data = name === 'media' ? Buffer.from(String(value), 'base64') : Buffer.from(String(value));
@@ -35,31 +30,10 @@ function uploadFields(res: Response, req: Request): Map<string, Part> {
   return parts;
 }
 
-/** Enough of RFC 7578 for uploads: each part's name, content type and bytes. */
-function parseMultipart(body: Buffer, contentType: string): Map<string, Part> {
-  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
-  if (!boundary) throw invalidRequest('The multipart body has no boundary.');
-  const delimiter = Buffer.from(`--${boundary}`);
-  const parts = new Map<string, Part>();
-  let at = body.indexOf(delimiter);
-  while (at !== -1) {
-    const start = at + delimiter.length;
-    if (body.subarray(start, start + 2).toString() === '--') break;
-    const next = body.indexOf(delimiter, start);
-    if (next === -1) break;
-    const chunk = body.subarray(start + 2, next - 2);
-    const headerEnd = chunk.indexOf('\r\n\r\n');
-    const head = headerEnd === -1 ? '' : chunk.subarray(0, headerEnd).toString('utf8');
-    const name = /name="([^"]*)"/i.exec(head)?.[1];
-    if (name !== undefined)
-      parts.set(name, {
-        name,
-        contentType: /content-type:\s*([^\r\n;]+)/i.exec(head)?.[1]?.trim().toLowerCase(),
-        data: chunk.subarray(headerEnd + 4),
-      });
-    at = next;
-  }
-  return parts;
+/** The parts by name (the last of a repeated name wins). */
+function parseMultipart(body: Buffer, contentType: string): Map<string, MultipartPart> {
+  const parts = readMultipart(body, contentType, () => invalidRequest('The multipart body has no boundary.'));
+  return new Map(parts.map((part) => [part.name, part]));
 }
 
 /** The image type the first bytes show (JPEG, PNG, GIF, WebP); '' for anything else. */

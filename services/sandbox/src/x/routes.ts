@@ -2,6 +2,7 @@ import express, { Router, type Request } from 'express';
 import type { Logger } from '@postbus/kit';
 import { X_IMAGES_MAX, X_TEXT_MAX } from '@postbus/contracts';
 import { xTextLength } from '@postbus/platforms';
+import { rawMultipart } from '../multipart';
 import { platformLatency } from '../platform-settings';
 import { recordRequests } from '../requests';
 import type { SandboxState } from '../state';
@@ -25,7 +26,7 @@ export function xRouter(state: SandboxState, logger: Logger): Router {
   const l = state.x.limits;
   router.post(
     ['/2/media/upload', '/2/media/upload/:id/append'],
-    express.raw({ type: 'multipart/form-data', limit: Math.max(l.imageMaxBytes, l.chunkMaxBytes) + 64 * 1024 }),
+    rawMultipart(Math.max(l.imageMaxBytes, l.chunkMaxBytes) + 64 * 1024),
     // The JSON form carries the bytes in base64: 4/3 of them.
     express.json({ limit: Math.ceil((Math.max(l.imageMaxBytes, l.chunkMaxBytes) * 4) / 3) + 64 * 1024 }),
   );
