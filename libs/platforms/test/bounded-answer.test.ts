@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerTooLarge, fetchStreamed, nodeFetch, readBoundedAnswer } from '../src';
+import { answerWithoutEnd } from './support/endless-answer';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
@@ -115,24 +116,7 @@ describe('readBoundedAnswer over a local server', () => {
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' });
-      const chunk = Buffer.alloc(64 * KIB, 0x61);
-      let sent = 0;
-      let open = true;
-      hungUp.push(
-        new Promise((resolve) =>
-          res.on('close', () => {
-            open = false;
-            resolve(sent);
-          }),
-        ),
-      );
-      const pump = () => {
-        while (open) {
-          sent += chunk.length;
-          if (!res.write(chunk)) return void res.once('drain', pump);
-        }
-      };
-      pump();
+      hungUp.push(answerWithoutEnd(res, Buffer.alloc(64 * KIB, 0x61)));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -16,6 +16,7 @@ import {
   probeYouTubeUpload,
   putLinkedInPart,
 } from '../src';
+import { answerWithoutEnd } from './support/endless-answer';
 
 const MIB = 1024 * 1024;
 
@@ -32,25 +33,8 @@ beforeAll(async () => {
   server = http.createServer((req, res) => {
     req.resume();
     res.writeHead(req.url?.startsWith('/fail/') ? 500 : 200, { 'content-type': 'application/json' });
-    const chunk = Buffer.alloc(64 * 1024, 0x20);
-    let sent = 0;
-    let open = true;
-    hangUps.push(
-      new Promise((resolve) =>
-        res.on('close', () => {
-          open = false;
-          resolve(sent);
-        }),
-      ),
-    );
     res.write('{"id":"1","padding":"');
-    const pump = () => {
-      while (open) {
-        sent += chunk.length;
-        if (!res.write(chunk)) return void res.once('drain', pump);
-      }
-    };
-    pump();
+    hangUps.push(answerWithoutEnd(res, Buffer.alloc(64 * 1024, 0x20)));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,4 +1,6 @@
 export * from './test-env';
+export * from './use-test-env';
+export * from './logged-lines';
 export * from './wait';
 export * from './free-port';
 export * from './seed';

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { Rpc } from '@postbus/contracts';
-import type { Bus } from '@postbus/bus';
 import { newDpopKey } from '@postbus/platforms';
-import { createTestEnv, openTestBus, type TestEnv } from '@postbus/testing';
+import { useTestEnv } from '@postbus/testing';
 import { command as rotateCommand } from '../../../scripts/commands/rotate-token-key.command';
 import { start } from '../src/main';
 import { sealedAt, TokenVault } from '../src/vault/token-vault';
@@ -13,31 +11,17 @@ const K1 = randomBytes(32).toString('base64');
 const K2 = randomBytes(32).toString('base64');
 const accountId = 'acc_dpop';
 
-let env: TestEnv;
-let bus: Bus;
-let db: Client;
+const ctx = useTestEnv('conn_dpop_key');
 
-beforeAll(async () => {
-  env = await createTestEnv('conn_dpop_key');
-  bus = await openTestBus(env);
-  db = new Client({ connectionString: env.databaseUrl });
-  await db.connect();
-});
-afterAll(async () => {
-  await db?.end();
-  await bus?.close();
-  await env?.drop();
-});
-
-const boot = (keys: Record<string, string>) => start({ ...env.env, CONNECTIONS_HTTP_PORT: '0', ...keys });
-const credentials = (profileId: string) => bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId });
+const boot = (keys: Record<string, string>) => start({ ...ctx.env.env, CONNECTIONS_HTTP_PORT: '0', ...keys });
+const credentials = (profileId: string) => ctx.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId });
 
 test('when a Bluesky OAuth profile is read and the key rotated, then the publisher gets its PDS and DPoP key, re-sealed under the new key', async () => {
   const key = newDpopKey();
   let profileId = '';
   const first = await boot({ TOKEN_KEY_ID: 'k1', TOKEN_ENCRYPTION_KEY: K1 });
   try {
-    const p = await bus.rpc.call(Rpc.connectionsSeedProfile, {
+    const p = await ctx.bus.rpc.call(Rpc.connectionsSeedProfile, {
       accountId,
       platform: 'bluesky',
       platformUserId: 'did:plc:abcdefghijklmnopqrstuvwx',
@@ -46,12 +30,10 @@ test('when a Bluesky OAuth profile is read and the key rotated, then the publish
     });
     profileId = p.id;
     const sealed = new TokenVault('k1', { k1: K1 }).seal(JSON.stringify(key), sealedAt(profileId, 'dpop_jwk_enc'));
-    await db.query('UPDATE connections.profiles SET dpop_jwk_enc = $2, pds_url = $3, oauth_issuer = $4 WHERE id = $1', [
-      profileId,
-      sealed,
-      'https://pds.example',
-      'https://auth.example',
-    ]);
+    await ctx.db.query(
+      'UPDATE connections.profiles SET dpop_jwk_enc = $2, pds_url = $3, oauth_issuer = $4 WHERE id = $1',
+      [profileId, sealed, 'https://pds.example', 'https://auth.example'],
+    );
     expect(await credentials(profileId)).toMatchObject({ serviceUrl: 'https://pds.example', dpopJwk: key });
   } finally {
     await first.lifecycle.stop();
@@ -61,14 +43,15 @@ test('when a Bluesky OAuth profile is read and the key rotated, then the publish
   try {
     const spy = jest.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
-      await rotateCommand.run({ 'key-id': 'k2' }, { bus: async () => bus, env: {} });
+      await rotateCommand.run({ 'key-id': 'k2' }, { bus: async () => ctx.bus, env: {} });
     } finally {
       spy.mockRestore();
     }
   } finally {
     await second.lifecycle.stop();
   }
-  const row = (await db.query('SELECT dpop_jwk_enc FROM connections.profiles WHERE id = $1', [profileId])).rows[0] as {
+  const row = (await ctx.db.query('SELECT dpop_jwk_enc FROM connections.profiles WHERE id = $1', [profileId]))
+    .rows[0] as {
     dpop_jwk_enc: string;
   };
   expect(row.dpop_jwk_enc.startsWith('v2:k2:')).toBe(true);

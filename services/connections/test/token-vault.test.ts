@@ -1,8 +1,6 @@
 import { createCipheriv, randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { AppError, Rpc, type Principal } from '@postbus/contracts';
-import type { Bus } from '@postbus/bus';
-import { createTestEnv, hiddenFields, openTestBus, Visitor, type TestEnv } from '@postbus/testing';
+import { hiddenFields, loggedBy, useTestEnv, Visitor } from '@postbus/testing';
 import { command as rotateCommand } from '../../../scripts/commands/rotate-token-key.command';
 import { readConfig } from '../src/config';
 import { start } from '../src/main';
@@ -56,8 +54,7 @@ describe('the token vault', () => {
 });
 
 describe('rotating the key (pnpm postbus rotate-token-key)', () => {
-  let env: TestEnv;
-  let bus: Bus;
+  const ctx = useTestEnv('conn_vault');
   const principal: Principal = {
     accountId: 'acc_vault',
     userId: 'usr_vault',
@@ -68,45 +65,22 @@ describe('rotating the key (pnpm postbus rotate-token-key)', () => {
   const tokens = ['IGAA-one', 'THAA-two', 'ya29.three'];
   let profileIds: string[];
 
-  const boot = (keys: Record<string, string>) => start({ ...env.env, CONNECTIONS_HTTP_PORT: '0', ...keys });
+  const boot = (keys: Record<string, string>) => start({ ...ctx.env.env, CONNECTIONS_HTTP_PORT: '0', ...keys });
   const sealedValues = async () => {
-    const db = new Client({ connectionString: env.databaseUrl });
-    await db.connect();
-    try {
-      const profiles = await db.query(
-        'SELECT access_token_enc AS v FROM connections.profiles UNION ALL SELECT code_verifier_enc FROM connections.connection_requests WHERE code_verifier_enc IS NOT NULL',
-      );
-      return profiles.rows.map((r) => r.v as string);
-    } finally {
-      await db.end();
-    }
+    const profiles = await ctx.db.query(
+      'SELECT access_token_enc AS v FROM connections.profiles UNION ALL SELECT code_verifier_enc FROM connections.connection_requests WHERE code_verifier_enc IS NOT NULL',
+    );
+    return profiles.rows.map((r) => r.v as string);
   };
-  const run = async (args: Record<string, string | true>) => {
-    const lines: string[] = [];
-    const spy = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
-    try {
-      await rotateCommand.run(args, { bus: async () => bus, env: {} });
-    } finally {
-      spy.mockRestore();
-    }
-    return lines.join('\n');
-  };
-
-  beforeAll(async () => {
-    env = await createTestEnv('conn_vault');
-    bus = await openTestBus(env);
-  });
-  afterAll(async () => {
-    await bus?.close();
-    await env?.drop();
-  });
+  const run = (args: Record<string, string | true>) =>
+    loggedBy(() => rotateCommand.run(args, { bus: async () => ctx.bus, env: {} }));
 
   test('when the key changes, then the rotation re-encrypts every token under the new key id and the old key is no longer needed', async () => {
     const first = await boot({ TOKEN_KEY_ID: 'k1', TOKEN_ENCRYPTION_KEY: K1 });
     try {
       profileIds = [];
       for (const [i, accessToken] of tokens.entries()) {
-        const p = await bus.rpc.call(Rpc.connectionsSeedProfile, {
+        const p = await ctx.bus.rpc.call(Rpc.connectionsSeedProfile, {
           accountId: principal.accountId,
           platform: ['instagram', 'threads', 'youtube'][i],
           platformUserId: `u${i}`,
@@ -116,7 +90,7 @@ describe('rotating the key (pnpm postbus rotate-token-key)', () => {
         profileIds.push(p.id);
       }
       // A link in use holds a sealed PKCE verifier.
-      const request = await bus.rpc.call(Rpc.connectionsCreateRequest, { platform: 'tiktok' }, principal);
+      const request = await ctx.bus.rpc.call(Rpc.connectionsCreateRequest, { platform: 'tiktok' }, principal);
       const visitor = new Visitor();
       const landing = await visitor.get(`${first.httpUrl}/connect/${request.requestId}`);
       expect(
@@ -146,7 +120,7 @@ describe('rotating the key (pnpm postbus rotate-token-key)', () => {
     try {
       const opened = await Promise.all(
         profileIds.map((profileId) =>
-          bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId: principal.accountId }),
+          ctx.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId: principal.accountId }),
         ),
       );
 
@@ -188,43 +162,33 @@ describe('rotating the key (pnpm postbus rotate-token-key)', () => {
 });
 
 describe('tokens bound to their row', () => {
-  let env: TestEnv;
-  let bus: Bus;
-  let db: Client;
+  const ctx = useTestEnv('conn_bound');
   const accountId = 'acc_bound';
 
-  const boot = () => start({ ...env.env, CONNECTIONS_HTTP_PORT: '0', TOKEN_KEY_ID: 'k1', TOKEN_ENCRYPTION_KEY: K1 });
+  const boot = () =>
+    start({ ...ctx.env.env, CONNECTIONS_HTTP_PORT: '0', TOKEN_KEY_ID: 'k1', TOKEN_ENCRYPTION_KEY: K1 });
   const seed = (platformUserId: string, accessToken: string) =>
-    bus.rpc.call(Rpc.connectionsSeedProfile, {
+    ctx.bus.rpc.call(Rpc.connectionsSeedProfile, {
       accountId,
       platform: 'threads',
       platformUserId,
       handle: platformUserId,
       accessToken,
     });
-  const credentials = (profileId: string) => bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId });
+  const credentials = (profileId: string) => ctx.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId, accountId });
   const stored = async (profileId: string) =>
-    (await db.query('SELECT access_token_enc, refresh_token_enc FROM connections.profiles WHERE id = $1', [profileId]))
-      .rows[0];
-
-  beforeAll(async () => {
-    env = await createTestEnv('conn_bound');
-    bus = await openTestBus(env);
-    db = new Client({ connectionString: env.databaseUrl });
-    await db.connect();
-  });
-  afterAll(async () => {
-    await db?.end();
-    await bus?.close();
-    await env?.drop();
-  });
+    (
+      await ctx.db.query('SELECT access_token_enc, refresh_token_enc FROM connections.profiles WHERE id = $1', [
+        profileId,
+      ])
+    ).rows[0];
 
   test("when one profile's sealed token is copied into another profile's row, then it does not open there", async () => {
     const svc = await boot();
     try {
       const mine = await seed('u-mine', 'THAA-mine');
       const theirs = await seed('u-theirs', 'THAA-theirs');
-      await db.query(
+      await ctx.db.query(
         'UPDATE connections.profiles SET access_token_enc = (SELECT access_token_enc FROM connections.profiles WHERE id = $1) WHERE id = $2',
         [theirs.id, mine.id],
       );
@@ -259,13 +223,13 @@ describe('tokens bound to their row', () => {
     } finally {
       await first.lifecycle.stop();
     }
-    await db.query('UPDATE connections.profiles SET access_token_enc = $2, refresh_token_enc = $3 WHERE id = $1', [
+    await ctx.db.query('UPDATE connections.profiles SET access_token_enc = $2, refresh_token_enc = $3 WHERE id = $1', [
       profileId,
       sealUnbound('k1', K1, 'THAA-old'),
       sealUnbound('k1', K1, 'THAR-old'),
     ]);
     // Sealed with a key no longer configured: left as it is, and the boot goes on.
-    await db.query('UPDATE connections.profiles SET access_token_enc = $2 WHERE id = $1', [
+    await ctx.db.query('UPDATE connections.profiles SET access_token_enc = $2 WHERE id = $1', [
       lost,
       sealUnbound('k0', K2, 'THAA-lost'),
     ]);

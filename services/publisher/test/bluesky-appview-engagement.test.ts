@@ -1,71 +1,37 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { createInterface, type Interface } from 'node:readline';
 import type { Credentials } from '@postbus/contracts';
 import { callXrpc, createBlueskyPost, createBlueskySession, newTid, type BlueskySession } from '@postbus/platforms';
 import { createTestEnv, type TestEnv } from '@postbus/testing';
-import { createEngagementReaders } from '../src/insights/engagement-readers';
+import { fediverseReaders } from './support/fediverse-readers';
+import { startReferenceAppView, type ReferenceAppView } from './support/reference-appview';
 
 /**
  * Against Bluesky's whole reference network (@atproto/dev-env TestNetwork: the PDS and the bsky
  * AppView, on the Node.js 22 of tests/atproto, the AppView's database in our test PostgreSQL): the
  * counts the publisher's Bluesky reader reads back from the AppView after another account acted.
  */
-const ATPROTO = join(__dirname, '..', '..', '..', 'tests', 'atproto');
-
 let env: TestEnv;
-let network: ChildProcess;
-let lines: Interface;
-let pdsUrl: string;
-let appViewUrl: string;
+let network: ReferenceAppView;
 let alice: BlueskySession;
 let bob: BlueskySession;
 
 beforeAll(async () => {
-  const prepared = spawnSync(process.execPath, [join(ATPROTO, 'prepare.mjs')], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  if (prepared.status !== 0) throw new Error('tests/atproto/prepare.mjs failed (see above)');
   env = await createTestEnv('bsky_engagement');
-  network = spawn(prepared.stdout.trim(), [join(ATPROTO, 'appview-server.mjs'), env.databaseUrl, 'alice', 'bob'], {
-    cwd: ATPROTO,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  lines = createInterface({ input: network.stdout! });
-  const started = JSON.parse(await nextLine()) as {
-    pdsUrl: string;
-    appViewUrl: string;
-    accounts: { handle: string; appPassword: string }[];
-  };
-  ({ pdsUrl, appViewUrl } = started);
+  network = await startReferenceAppView(env.databaseUrl, ['alice', 'bob']);
   [alice, bob] = await Promise.all(
-    started.accounts.map((a) => createBlueskySession({ serviceUrl: pdsUrl }, a.handle, a.appPassword)),
+    network.accounts.map((a) => createBlueskySession({ serviceUrl: network.pdsUrl }, a.handle, a.appPassword)),
   );
 }, 600_000);
 
 afterAll(async () => {
-  if (network && network.exitCode === null) {
-    const exited = new Promise((resolve) => network.once('exit', resolve));
-    network.stdin?.end();
-    await exited;
-  }
+  await network?.stop();
   await env?.drop();
 });
 
-function nextLine(): Promise<string> {
-  return new Promise((resolve, reject) => {
-    lines.once('line', resolve);
-    network.once('exit', (code) => reject(new Error(`the network exited (${code})`)));
-  });
-}
-
 async function synced(): Promise<void> {
-  network.stdin!.write('sync\n');
-  expect(JSON.parse(await nextLine())).toEqual({ synced: true });
+  expect(await network.sync()).toEqual({ synced: true });
 }
 
-const pds = (s: BlueskySession) => ({ serviceUrl: pdsUrl, accessJwt: s.accessJwt });
+const pds = (s: BlueskySession) => ({ serviceUrl: network.pdsUrl, accessJwt: s.accessJwt });
 
 /** One record of `collection` in the account's repo (https://docs.bsky.app/docs/api/com-atproto-repo-create-record). */
 const write = (s: BlueskySession, collection: string, record: Record<string, unknown>) =>
@@ -76,14 +42,8 @@ const write = (s: BlueskySession, collection: string, record: Record<string, unk
   });
 
 const reader = () =>
-  createEngagementReaders({
-    threadsApiUrl: '',
-    instagramApiUrl: '',
-    facebookApiUrl: '',
-    tiktokApiUrl: '',
-    youtubeApiUrl: '',
-    pinterestApiUrl: '',
-    blueskyAppViewUrl: appViewUrl,
+  fediverseReaders({
+    blueskyAppViewUrl: network.appViewUrl,
     mastodonInstanceUrl: 'https://{instance}',
     timeoutMs: 10_000,
   }).bluesky;

@@ -1,34 +1,21 @@
-import { randomBytes } from 'node:crypto';
-import { Events, type EventEnvelope } from '@postbus/contracts';
-import type { EventConsumer } from '@postbus/bus';
-import { calls, lastRequestSeq, waitFor } from '@postbus/testing';
+import { calls, lastRequestSeq } from '@postbus/testing';
 import { blueskyProfile } from './support/bluesky-profile';
 import { sandboxControl, startPublisherHarness, type PublisherHarness } from './support/harness';
+import { collectFollowUps, type FollowUpEvents } from './support/follow-up-events';
 
 let h: PublisherHarness;
-let consumer: EventConsumer;
-const settled: EventEnvelope<any>[] = [];
+let followUps: FollowUpEvents;
 
 beforeAll(async () => {
   h = await startPublisherHarness('pub_bsky_replies', { env: { PLATFORM_REQUEST_TIMEOUT_MS: '1500' } });
-  consumer = h.bus.consume({
-    queue: `test.bsky-replies.${randomBytes(3).toString('hex')}`,
-    perProcess: true,
-    events: [Events.postFirstComment.name, Events.postThread.name],
-    handler: async (event) => void settled.push(event),
-  });
-  await consumer.start();
+  followUps = await collectFollowUps(h.bus, 'bsky-replies');
 });
 afterAll(async () => {
-  await consumer?.stop().catch(() => undefined);
+  await followUps?.stop();
   await h?.stop();
 });
 
-const announced = (name: string, postId: string) =>
-  waitFor(() => settled.find((e) => e.name === name && e.data.postId === postId), {
-    timeoutMs: 20_000,
-    what: `${name} of ${postId}`,
-  });
+const announced = (name: string, postId: string) => followUps.announced(name, postId);
 /** The account's records on the sandbox's PDS, oldest first. */
 const recordsOf = (did: string) =>
   [...h.sandbox.state.bluesky.records.values()].filter((r) => r.uri.startsWith(`at://${did}/`));

@@ -11,9 +11,10 @@ import {
   type PlatformError,
 } from '@postbus/platforms';
 import { startSandbox, type RunningSandbox } from '@postbus/sandbox';
-import { createEngagementReaders } from '../src/insights/engagement-readers';
+import { callSandbox } from '@postbus/testing';
 import { readEngagement, type CollectPorts } from '../src/insights/collect-engagement.use-case';
 import type { DueCollection } from '../src/insights/engagement.repository';
+import { fediverseReaders } from './support/fediverse-readers';
 
 let sandbox: RunningSandbox;
 
@@ -24,23 +25,11 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function control(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${sandbox.url}/__sandbox${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as any;
-}
+const control = async (method: string, path: string, body?: unknown) =>
+  (await callSandbox<any>(sandbox.url, method, path, body)).body;
 
 const readers = () =>
-  createEngagementReaders({
-    threadsApiUrl: '',
-    instagramApiUrl: '',
-    facebookApiUrl: '',
-    tiktokApiUrl: '',
-    youtubeApiUrl: '',
-    pinterestApiUrl: '',
+  fediverseReaders({
     blueskyAppViewUrl: `${sandbox.url}/bluesky`,
     mastodonInstanceUrl: `${sandbox.url}/mastodon/{instance}`,
     timeoutMs: 5_000,

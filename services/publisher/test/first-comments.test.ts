@@ -1,6 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { Events, type EventEnvelope } from '@postbus/contracts';
-import type { EventConsumer } from '@postbus/bus';
 import { bodiesOf, calls, lastRequestSeq, startMediaServer, waitFor, type MediaServer } from '@postbus/testing';
 import {
   publishedOn,
@@ -9,34 +6,24 @@ import {
   type PublisherHarness,
   type SandboxProfile,
 } from './support/harness';
+import { collectFollowUps, type FollowUpEvents } from './support/follow-up-events';
 
 let h: PublisherHarness;
 let media: MediaServer;
-let consumer: EventConsumer;
-const settled: EventEnvelope<any>[] = [];
+let followUps: FollowUpEvents;
 
 beforeAll(async () => {
   media = await startMediaServer();
   h = await startPublisherHarness('pub_first_comments', { env: { PLATFORM_REQUEST_TIMEOUT_MS: '1500' } });
-  consumer = h.bus.consume({
-    queue: `test.follow-ups.${randomBytes(3).toString('hex')}`,
-    perProcess: true,
-    events: [Events.postFirstComment.name, Events.postThread.name],
-    handler: async (event) => void settled.push(event),
-  });
-  await consumer.start();
+  followUps = await collectFollowUps(h.bus, 'follow-ups');
 });
 afterAll(async () => {
-  await consumer?.stop().catch(() => undefined);
+  await followUps?.stop();
   await h?.stop();
   await media?.close();
 });
 
-const announced = (name: string, postId: string) =>
-  waitFor(() => settled.find((e) => e.name === name && e.data.postId === postId), {
-    timeoutMs: 20_000,
-    what: `${name} of ${postId}`,
-  });
+const announced = (name: string, postId: string) => followUps.announced(name, postId);
 const commentsOf = (platform: string, userId: string) =>
   h.sandbox.state.comments.postComments.filter((c) => c.platform === platform && c.accountId === userId);
 
@@ -218,13 +205,15 @@ describe('a first comment', () => {
     await h.publish(job);
     await waitFor(
       () =>
-        settled.filter((e) => e.name === 'post.first_comment' && e.data.postId === job.postId).length >= 2
+        followUps.received.filter((e) => e.name === 'post.first_comment' && e.data.postId === job.postId).length >= 2
           ? true
           : undefined,
       { timeoutMs: 15_000, what: 'the repeated announcement' },
     );
 
-    expect(new Set(settled.filter((e) => e.data.postId === job.postId).map((e) => e.id))).toEqual(new Set([first.id]));
+    expect(new Set(followUps.received.filter((e) => e.data.postId === job.postId).map((e) => e.id))).toEqual(
+      new Set([first.id]),
+    );
     expect((await calls(h.sandbox, 'facebook', fb.userId, since)).lines).toEqual([]);
     expect(commentsOf('facebook', fb.userId).filter((c) => c.text === 'once only')).toHaveLength(1);
   });

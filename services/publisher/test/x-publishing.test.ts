@@ -1,8 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { Events, type EventEnvelope } from '@postbus/contracts';
-import type { EventConsumer } from '@postbus/bus';
 import { createXPost } from '@postbus/platforms';
-import { bodiesOf, calls, lastRequestSeq, startMediaServer, waitFor, type MediaServer } from '@postbus/testing';
+import { bodiesOf, calls, lastRequestSeq, startMediaServer, type MediaServer } from '@postbus/testing';
 import type { AdapterConfig } from '../src/publishing/adapters/adapter-config';
 import { xFollowUps } from '../src/publishing/follow-ups/x-follow-ups';
 import {
@@ -12,25 +9,19 @@ import {
   type PublisherHarness,
   type SandboxProfile,
 } from './support/harness';
+import { collectFollowUps, type FollowUpEvents } from './support/follow-up-events';
 
 let h: PublisherHarness;
 let media: MediaServer;
-let consumer: EventConsumer;
-const threads: EventEnvelope<any>[] = [];
+let followUps: FollowUpEvents;
 
 beforeAll(async () => {
   media = await startMediaServer();
   h = await startPublisherHarness('pub_x', { env: { PLATFORM_REQUEST_TIMEOUT_MS: '1500' } });
-  consumer = h.bus.consume({
-    queue: `test.x-threads.${randomBytes(3).toString('hex')}`,
-    perProcess: true,
-    events: [Events.postThread.name],
-    handler: async (event) => void threads.push(event),
-  });
-  await consumer.start();
+  followUps = await collectFollowUps(h.bus, 'x-threads');
 });
 afterAll(async () => {
-  await consumer?.stop().catch(() => undefined);
+  await followUps?.stop();
   await h?.stop();
   await media?.close();
 });
@@ -245,10 +236,7 @@ describe('an X reply chain', () => {
     });
 
     expect(outcome.name).toBe('post.published');
-    const event = await waitFor(() => threads.find((e) => e.data.postId === job.postId), {
-      timeoutMs: 20_000,
-      what: 'post.thread',
-    });
+    const event = await followUps.announced('post.thread', job.postId);
     const items = await mine(x);
     expect(event.data.thread).toEqual([
       {

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { AppError, Rpc, type Principal } from '@postbus/contracts';
-import type { Bus } from '@postbus/bus';
 import { KeyRing, openDataSource } from '@postbus/kit';
-import { createTestEnv, openTestBus, type TestEnv } from '@postbus/testing';
+import { loggedBy, useTestEnv } from '@postbus/testing';
 import { command as rotateCommand } from '../../../scripts/commands/rotate-webhook-key.command';
 import { readConfig } from '../src/config';
 import { EndpointRepository } from '../src/endpoints/endpoint.repository';
@@ -23,31 +21,17 @@ const principal: Principal = {
   profileIds: 'all',
 };
 
-let env: TestEnv;
-let bus: Bus;
-let db: Client;
+const ctx = useTestEnv('webhook_secrets');
 
-beforeAll(async () => {
-  env = await createTestEnv('webhook_secrets');
-  bus = await openTestBus(env);
-  db = new Client({ connectionString: env.databaseUrl });
-  await db.connect();
-});
-afterAll(async () => {
-  await db?.end();
-  await bus?.close();
-  await env?.drop();
-});
-
-const boot = (keys: Record<string, string>) => start({ ...env.env, WEBHOOKS_ALLOW_LOOPBACK: 'true', ...keys });
+const boot = (keys: Record<string, string>) => start({ ...ctx.env.env, WEBHOOKS_ALLOW_LOOPBACK: 'true', ...keys });
 const create = () =>
-  bus.rpc.call(Rpc.webhooksCreate, { url: 'http://127.0.0.1:9/hook', events: ['post.published'] }, principal);
+  ctx.bus.rpc.call(Rpc.webhooksCreate, { url: 'http://127.0.0.1:9/hook', events: ['post.published'] }, principal);
 const stored = async (id: string): Promise<{ secret: string; previous_secret: string | null }> =>
-  (await db.query('SELECT secret, previous_secret FROM webhooks.endpoints WHERE id = $1', [id])).rows[0];
+  (await ctx.db.query('SELECT secret, previous_secret FROM webhooks.endpoints WHERE id = $1', [id])).rows[0];
 
 /** The secrets an endpoint signs with now, opened as the delivery loop opens them. */
 async function signingSecretsOf(id: string, keys: Record<string, string>, keyId: string): Promise<string[]> {
-  const ds = await openDataSource({ url: env.databaseUrl, schema: 'webhooks', migrations });
+  const ds = await openDataSource({ url: ctx.env.databaseUrl, schema: 'webhooks', migrations });
   try {
     const box = new WebhookSecretBox(new KeyRing(keyId, keys));
     const endpoint = (await new EndpointRepository(ds, box).findByIds([id])).get(id)!;
@@ -57,15 +41,8 @@ async function signingSecretsOf(id: string, keys: Record<string, string>, keyId:
   }
 }
 
-async function runRotation(args: Record<string, string | true>): Promise<string> {
-  const lines: string[] = [];
-  const spy = jest.spyOn(console, 'log').mockImplementation((line: string) => void lines.push(line));
-  try {
-    await rotateCommand.run(args, { bus: async () => bus, env: {} });
-  } finally {
-    spy.mockRestore();
-  }
-  return lines.join('\n');
+function runRotation(args: Record<string, string | true>): Promise<string> {
+  return loggedBy(() => rotateCommand.run(args, { bus: async () => ctx.bus, env: {} }));
 }
 
 describe('webhook signing secrets at rest', () => {
@@ -76,13 +53,13 @@ describe('webhook signing secrets at rest', () => {
     let other: { id: string };
     try {
       created = await create();
-      rotated = await bus.rpc.call(Rpc.webhooksRotateSecret, { id: created.id }, principal);
+      rotated = await ctx.bus.rpc.call(Rpc.webhooksRotateSecret, { id: created.id }, principal);
       other = await create();
     } finally {
       await svc.lifecycle.stop();
     }
     const row = await stored(created.id);
-    const dump = (await db.query('SELECT row_to_json(e)::text AS row FROM webhooks.endpoints e')).rows
+    const dump = (await ctx.db.query('SELECT row_to_json(e)::text AS row FROM webhooks.endpoints e')).rows
       .map((r) => r.row)
       .join('\n');
 
@@ -96,11 +73,11 @@ describe('webhook signing secrets at rest', () => {
     expect(await signingSecretsOf(created.id, { k1: K1 }, 'k1')).toEqual([rotated.secret, created.secret]);
 
     // Copied to another endpoint, or from one column to the other, a sealed secret does not open.
-    await db.query('UPDATE webhooks.endpoints SET secret = $2 WHERE id = $1', [other.id, row.secret]);
+    await ctx.db.query('UPDATE webhooks.endpoints SET secret = $2 WHERE id = $1', [other.id, row.secret]);
     await expect(signingSecretsOf(other.id, { k1: K1 }, 'k1')).rejects.toThrow();
-    await db.query('UPDATE webhooks.endpoints SET secret = previous_secret WHERE id = $1', [created.id]);
+    await ctx.db.query('UPDATE webhooks.endpoints SET secret = previous_secret WHERE id = $1', [created.id]);
     await expect(signingSecretsOf(created.id, { k1: K1 }, 'k1')).rejects.toThrow();
-    await db.query('DELETE FROM webhooks.endpoints WHERE id = ANY($1)', [[created.id, other.id]]);
+    await ctx.db.query('DELETE FROM webhooks.endpoints WHERE id = ANY($1)', [[created.id, other.id]]);
   });
 
   test('when endpoints hold secrets in clear from an earlier version, then the service seals them at boot and they sign as before', async () => {
@@ -113,7 +90,7 @@ describe('webhook signing secrets at rest', () => {
     }
     const clear = newWebhookSecret();
     const clearPrevious = newWebhookSecret();
-    await db.query(
+    await ctx.db.query(
       `UPDATE webhooks.endpoints SET secret = $2, previous_secret = $3, previous_secret_expires_at = now() + interval '1 hour' WHERE id = $1`,
       [id, clear, clearPrevious],
     );
@@ -150,7 +127,7 @@ describe('webhook signing secrets at rest', () => {
     } finally {
       await second.lifecycle.stop();
     }
-    const sealed = (await db.query('SELECT secret, previous_secret FROM webhooks.endpoints')).rows.flatMap((r) =>
+    const sealed = (await ctx.db.query('SELECT secret, previous_secret FROM webhooks.endpoints')).rows.flatMap((r) =>
       [r.secret, r.previous_secret].filter(Boolean),
     );
 

@@ -1,48 +1,31 @@
-import { Client } from 'pg';
 import { Rpc } from '@postbus/contracts';
-import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../support/system';
+import { callSandbox, waitFor, type SeededAccount } from '@postbus/testing';
+import { useSystem } from '../support/use-system';
 import { apiClient, settledActivity } from './harness';
 
-let env: TestEnv;
-let system: RunningSystem;
-let db: Client;
+const ctx = useSystem('automation_mastodon', {
+  env: { AUTOMATION_POLL_MS: '150', AUTOMATION_RETRY_DELAYS_MS: '100,200' },
+  db: true,
+});
 let api: ReturnType<typeof apiClient>;
-
-beforeAll(async () => {
-  env = await createTestEnv('automation_mastodon');
-  system = await startSystem(env, { AUTOMATION_POLL_MS: '150', AUTOMATION_RETRY_DELAYS_MS: '100,200' });
-  api = apiClient(system);
-  db = new Client({ connectionString: env.databaseUrl });
-  await db.connect();
-});
-afterAll(async () => {
-  await db?.end();
-  await system?.stop();
-  await env?.drop();
+beforeAll(() => {
+  api = apiClient(ctx.system);
 });
 
-const sandbox = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${system.sandboxUrl}/__sandbox${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-};
+const sandbox = (method: string, path: string, body?: unknown) =>
+  callSandbox<any>(ctx.system.sandboxUrl, method, path, body);
 
 /** An account with a Mastodon profile, a status of its own and the template given. */
 async function aMastodonAccountWith(rules: unknown[], opts: { enabled?: boolean } = {}) {
-  const account = await system.seedAccount({ platforms: ['mastodon'] });
+  const account = await ctx.system.seedAccount({ platforms: ['mastodon'] });
   const [profile] = account.profiles;
-  const creds = await system.bus.rpc.call(Rpc.connectionsGetCredentials, {
+  const creds = await ctx.system.bus.rpc.call(Rpc.connectionsGetCredentials, {
     profileId: profile.id,
     accountId: account.accountId,
   });
   const [userId, instance] = creds.platformUserId.split('@');
   // https://docs.joinmastodon.org/methods/statuses/#create: the profile's own status, answered below.
-  const posted = await fetch(`${system.sandboxUrl}/mastodon/${instance}/api/v1/statuses`, {
+  const posted = await fetch(`${ctx.system.sandboxUrl}/mastodon/${instance}/api/v1/statuses`, {
     method: 'POST',
     headers: { authorization: `Bearer ${creds.accessToken}`, 'content-type': 'application/json' },
     body: JSON.stringify({ status: 'New prints are in the shop' }),
@@ -65,7 +48,7 @@ const mention = async (userId: string, text: string, opts: { replyTo?: boolean; 
 const repliesTo = async (statusId: string) =>
   (await sandbox('GET', `/mastodon/replies?statusId=${statusId}`)).body as { id: string; text: string }[];
 const cursorOf = async (profileId: string) =>
-  (await db.query('SELECT * FROM automation.poll_cursors WHERE profile_id = $1', [profileId])).rows[0];
+  (await ctx.db.query('SELECT * FROM automation.poll_cursors WHERE profile_id = $1', [profileId])).rows[0];
 const activityOf = async (account: SeededAccount, commentId: string) =>
   (await api(`/api/v1/automation/activity?commentId=${commentId}`, { key: account.apiKey })).body.data;
 
@@ -100,7 +83,8 @@ describe('Mastodon mentions read by polling', () => {
     expect(await repliesTo(m.statusId)).toHaveLength(1);
     expect(
       Number(
-        (await db.query('SELECT count(*) FROM automation.comments WHERE comment_id = $1', [m.statusId])).rows[0].count,
+        (await ctx.db.query('SELECT count(*) FROM automation.comments WHERE comment_id = $1', [m.statusId])).rows[0]
+          .count,
       ),
     ).toBe(1);
     expect(await activityOf(account, m.statusId)).toHaveLength(1);
@@ -121,8 +105,8 @@ describe('Mastodon mentions read by polling', () => {
     expect(await repliesTo(ignored.statusId)).toEqual([]);
     expect(
       Number(
-        (await db.query('SELECT count(*) FROM automation.comments WHERE comment_id = $1', [ignored.statusId])).rows[0]
-          .count,
+        (await ctx.db.query('SELECT count(*) FROM automation.comments WHERE comment_id = $1', [ignored.statusId]))
+          .rows[0].count,
       ),
     ).toBe(0);
   });
@@ -161,7 +145,7 @@ describe('Mastodon mentions read by polling', () => {
     expect(queued.status).toBeLessThan(300);
     const row = await waitFor(
       async () =>
-        (await db.query("SELECT * FROM automation.poll_cursors WHERE skipped_reason = 'rate_limited'")).rows[0] as
+        (await ctx.db.query("SELECT * FROM automation.poll_cursors WHERE skipped_reason = 'rate_limited'")).rows[0] as
           Record<string, any> | undefined,
       { timeoutMs: 10_000, what: 'a throttled read to be recorded' },
     );
@@ -173,7 +157,7 @@ describe('Mastodon mentions read by polling', () => {
     const m = await mention(later.userId, 'price?');
     await settledActivity(api, later.account.apiKey, m.statusId, 'a later account to be answered');
     const again = (
-      await db.query('SELECT polled_at FROM automation.poll_cursors WHERE profile_id = $1', [row.profile_id])
+      await ctx.db.query('SELECT polled_at FROM automation.poll_cursors WHERE profile_id = $1', [row.profile_id])
     ).rows[0];
     expect(again.polled_at).toEqual(row.polled_at);
   });

@@ -1,35 +1,11 @@
 import { AppError } from '@postbus/contracts';
-import { createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../support/system';
-import {
-  api,
-  connectProfile,
-  credentialsOf,
-  listedProfile,
-  platformAccepts,
-  platformUser,
-  refreshCredentials,
-  sandboxControl,
-} from '../support/handoff';
+import { useSystem } from '../support/use-system';
+import { api, connectProfile, platformAccepts, platformUser, profileCalls, sandboxControl } from '../support/handoff';
 
-let env: TestEnv;
-let system: RunningSystem;
-let account: SeededAccount;
+// Every on-demand refresh really refreshes, so consecutive ones can be told apart.
+const ctx = useSystem('conn_refresh', { env: { TOKEN_REFRESH_DEDUP_MS: '0' }, account: { platforms: [] } });
 
-beforeAll(async () => {
-  env = await createTestEnv('conn_refresh');
-  // Every on-demand refresh really refreshes, so consecutive ones can be told apart.
-  system = await startSystem(env, { TOKEN_REFRESH_DEDUP_MS: '0' });
-  account = await system.seedAccount({ platforms: [] });
-});
-afterAll(async () => {
-  await system?.stop();
-  await env?.drop();
-});
-
-const refresh = (profileId: string) => refreshCredentials(system, account, profileId);
-const credentials = (profileId: string) => credentialsOf(system, account, profileId);
-const listed = (profileId: string) => listedProfile(system, account, profileId);
+const { refresh, credentials, listed } = profileCalls(ctx);
 
 async function errorOf(p: Promise<unknown>): Promise<AppError> {
   try {
@@ -42,7 +18,7 @@ async function errorOf(p: Promise<unknown>): Promise<AppError> {
 
 describe('refresh on demand (the publisher after a refused token)', () => {
   test('when a TikTok token is refreshed twice, then each answers a new token the platform accepts: the rotated refresh token was kept', async () => {
-    const { profileId } = await connectProfile(system, account.apiKey, 'tiktok');
+    const { profileId } = await connectProfile(ctx.system, ctx.account.apiKey, 'tiktok');
     const before = await credentials(profileId);
 
     const first = await refresh(profileId);
@@ -57,7 +33,7 @@ describe('refresh on demand (the publisher after a refused token)', () => {
     expect(first.accessToken).not.toBe(before.accessToken);
     expect(second.accessToken).not.toBe(first.accessToken);
     expect(second.status).toBe('active');
-    expect(await platformAccepts(system, 'tiktok', second.accessToken)).toBe(true);
+    expect(await platformAccepts(ctx.system, 'tiktok', second.accessToken)).toBe(true);
     expect((await credentials(profileId)).accessToken).toBe(second.accessToken);
   });
 
@@ -65,22 +41,22 @@ describe('refresh on demand (the publisher after a refused token)', () => {
     'when a %s long-lived token is refreshed, then a new 60-day token is stored',
     async (platform) => {
       // The platform refreshes only day-old tokens; this one is refreshed at once.
-      await sandboxControl(system, 'POST', '/oauth/settings', { platform, refreshMinAgeSec: 0 });
-      const { profileId } = await connectProfile(system, account.apiKey, platform);
+      await sandboxControl(ctx.system, 'POST', '/oauth/settings', { platform, refreshMinAgeSec: 0 });
+      const { profileId } = await connectProfile(ctx.system, ctx.account.apiKey, platform);
       const before = await credentials(profileId);
 
       const after = await refresh(profileId);
 
       expect(after.accessToken).not.toBe(before.accessToken);
-      expect(await platformAccepts(system, platform, after.accessToken)).toBe(true);
+      expect(await platformAccepts(ctx.system, platform, after.accessToken)).toBe(true);
       expect(Date.parse(after.tokenExpiresAt!) - Date.now()).toBeGreaterThan(59 * 86_400_000);
       expect((await listed(profileId)).tokenExpiresAt).toBe(after.tokenExpiresAt);
     },
   );
 
   test('when a Facebook Page is refreshed, then its Page token is read again with the stored user token and does not expire', async () => {
-    const page = await platformUser(system, 'facebook', 'refresh_page');
-    const { profileId } = await connectProfile(system, account.apiKey, 'facebook', { accounts: [page.userId] });
+    const page = await platformUser(ctx.system, 'facebook', 'refresh_page');
+    const { profileId } = await connectProfile(ctx.system, ctx.account.apiKey, 'facebook', { accounts: [page.userId] });
 
     const after = await refresh(profileId);
 
@@ -88,8 +64,8 @@ describe('refresh on demand (the publisher after a refused token)', () => {
   });
 
   test('when the platform is down (5xx), then service_unavailable, the profile stays active, and a later refresh works', async () => {
-    const { profileId } = await connectProfile(system, account.apiKey, 'youtube');
-    await sandboxControl(system, 'POST', '/oauth/faults', {
+    const { profileId } = await connectProfile(ctx.system, ctx.account.apiKey, 'youtube');
+    await sandboxControl(ctx.system, 'POST', '/oauth/faults', {
       platform: 'youtube',
       operation: 'token',
       status: 503,
@@ -108,15 +84,15 @@ describe('refresh on demand (the publisher after a refused token)', () => {
   });
 
   test('when the platform revoked the grant, then the profile needs reconnecting, says why, and new posts to it are refused', async () => {
-    const user = await platformUser(system, 'tiktok', 'revoked_one');
-    const { profileId } = await connectProfile(system, account.apiKey, 'tiktok', { accounts: [user.userId] });
-    await sandboxControl(system, 'POST', `/users/${user.userId}/revoke`);
+    const user = await platformUser(ctx.system, 'tiktok', 'revoked_one');
+    const { profileId } = await connectProfile(ctx.system, ctx.account.apiKey, 'tiktok', { accounts: [user.userId] });
+    await sandboxControl(ctx.system, 'POST', `/users/${user.userId}/revoke`);
 
     const answer = await refresh(profileId);
     const profile = await listed(profileId);
-    const post = await api(system, '/api/v1/posts', {
+    const post = await api(ctx.system, '/api/v1/posts', {
       method: 'POST',
-      key: account.apiKey,
+      key: ctx.account.apiKey,
       body: {
         platforms: ['tiktok'],
         title: 't',

@@ -1,38 +1,18 @@
 import { readFile } from 'node:fs/promises';
-import {
-  createTestEnv,
-  makeTestMedia,
-  waitFor,
-  type SeededAccount,
-  type TestEnv,
-  type TestMedia,
-} from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../support/system';
+import { waitFor } from '@postbus/testing';
+import { useSystem } from '../support/use-system';
 
-let env: TestEnv;
-let system: RunningSystem;
-let account: SeededAccount;
-let files: TestMedia;
-
-beforeAll(async () => {
-  env = await createTestEnv('cover_frames_e2e');
-  [system, files] = await Promise.all([
-    startSystem(env, { PLATFORM_POLL_INTERVAL_MS: '200', PLATFORM_POLL_MAX_INTERVAL_MS: '500' }),
-    makeTestMedia(),
-  ]);
-  account = await system.seedAccount({ platforms: ['instagram', 'youtube', 'facebook', 'mastodon'], plan: 'pro' });
-});
-afterAll(async () => {
-  await system?.stop();
-  await env?.drop();
-  await files?.remove();
+const ctx = useSystem('cover_frames_e2e', {
+  env: { PLATFORM_POLL_INTERVAL_MS: '200', PLATFORM_POLL_MAX_INTERVAL_MS: '500' },
+  files: true,
+  account: { platforms: ['instagram', 'youtube', 'facebook', 'mastodon'], plan: 'pro' },
 });
 
 async function call(path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${system.baseUrl}${path}`, {
+  const res = await fetch(`${ctx.system.baseUrl}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: {
-      authorization: `Bearer ${account.apiKey}`,
+      authorization: `Bearer ${ctx.account.apiKey}`,
       ...(body !== undefined && { 'content-type': 'application/json' }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -45,9 +25,9 @@ async function call(path: string, body?: unknown): Promise<{ status: number; bod
 async function upload(path: string, type: string): Promise<{ mediaId: string; url: string }> {
   const form = new FormData();
   form.append('file', new Blob([await readFile(path)], { type }), path.split('/').pop());
-  const res = await fetch(`${system.baseUrl}/api/v1/media`, {
+  const res = await fetch(`${ctx.system.baseUrl}/api/v1/media`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${account.apiKey}` },
+    headers: { authorization: `Bearer ${ctx.account.apiKey}` },
     body: form,
   });
   const body = (await res.json()) as { mediaId: string; url: string };
@@ -66,7 +46,7 @@ function outcomeOf(postId: string): Promise<any> {
 }
 
 async function publishedOn(platform: string, text: string): Promise<any> {
-  const res = await fetch(`${system.sandboxUrl}/__sandbox/published?platform=${platform}`);
+  const res = await fetch(`${ctx.system.sandboxUrl}/__sandbox/published?platform=${platform}`);
   const body = (await res.json()) as { items: any[] } | any[];
   return (Array.isArray(body) ? body : body.items).find((p) => p.text === text || p.title === text);
 }
@@ -75,7 +55,7 @@ const idOf = (url: string) => new URL(url).pathname.split('/').pop()!;
 
 describe('normalize: a cover frame for a video posted without a cover', () => {
   test('when a 9:16 video goes to Instagram as a reel with normalize and thumbOffsetMs 2500, then the reel carries a JPEG cover of that frame, made once for the same bytes', async () => {
-    const { mediaId } = await upload(files.portraitMp4, 'video/mp4');
+    const { mediaId } = await upload(ctx.files.portraitMp4, 'video/mp4');
     const post = (caption: string) =>
       call('/api/v1/publish', {
         platforms: ['instagram'],
@@ -105,7 +85,7 @@ describe('normalize: a cover frame for a video posted without a cover', () => {
   });
 
   test('when a video goes to YouTube with normalize and no thumbnailUrl, then thumbnails.set receives the frame a tenth of the way in', async () => {
-    const { mediaId } = await upload(files.landscapeMp4, 'video/mp4');
+    const { mediaId } = await upload(ctx.files.landscapeMp4, 'video/mp4');
     const created = await call('/api/v1/publish', {
       platforms: ['youtube'],
       mediaId,
@@ -130,7 +110,7 @@ describe('normalize: a cover frame for a video posted without a cover', () => {
   });
 
   test('when a video goes to a Facebook Page and Mastodon with normalize, then the Page video carries the frame as thumb and the Mastodon attachment as thumbnail', async () => {
-    const { mediaId } = await upload(files.landscapeMp4, 'video/mp4');
+    const { mediaId } = await upload(ctx.files.landscapeMp4, 'video/mp4');
     const created = await call('/api/v1/publish', {
       platforms: ['facebook', 'mastodon'],
       mediaId,
@@ -160,12 +140,12 @@ describe('normalize: a cover frame for a video posted without a cover', () => {
   });
 
   test('when normalize is off, then no cover is made; when the given cover_url is a PNG, then Instagram (the sandbox) refuses the reel as it refuses an image that is not a JPEG', async () => {
-    const { mediaId } = await upload(files.portraitMp4, 'video/mp4');
+    const { mediaId } = await upload(ctx.files.portraitMp4, 'video/mp4');
     const plain = await call('/api/v1/publish', { platforms: ['instagram'], mediaId, caption: 'no cover' });
     expect(await outcomeOf(plain.body.postIds[0])).toMatchObject({ status: 'posted' });
     expect((await publishedOn('instagram', 'no cover')).details.coverUrl).toBeUndefined();
 
-    const png = await upload(files.png, 'image/png');
+    const png = await upload(ctx.files.png, 'image/png');
     const refused = await call('/api/v1/publish', {
       platforms: ['instagram'],
       mediaId,

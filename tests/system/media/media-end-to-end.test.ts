@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MEDIA_MAX_BYTES, Rpc } from '@postbus/contracts';
-import { aJpeg, anMp4, createTestEnv, type SeededAccount, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../support/system';
+import { aJpeg, anMp4, type SeededAccount } from '@postbus/testing';
+import { api } from '../support/posts-api';
+import { useSystem } from '../support/use-system';
 import { callTool } from '../support/mcp-client';
 
-let env: TestEnv;
-let system: RunningSystem;
+const ctx = useSystem('e2e_media');
 let origin: Server;
 let originUrl: string;
 
@@ -16,8 +16,6 @@ const JPEG = aJpeg(40_012);
 const MP4 = anMp4(64_024);
 
 beforeAll(async () => {
-  env = await createTestEnv('e2e_media');
-  system = await startSystem(env);
   origin = createServer((req, res) => {
     if (req.url === '/clip.mp4')
       return void res.writeHead(200, { 'content-type': 'video/mp4', 'content-length': MP4.length }).end(MP4);
@@ -33,28 +31,16 @@ beforeAll(async () => {
 afterAll(async () => {
   origin?.closeAllConnections();
   await new Promise((resolve) => (origin ? origin.close(resolve) : resolve(undefined)));
-  await system?.stop();
-  await env?.drop();
 });
 
-async function api(path: string, init: { method?: string; key?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = {};
-  if (init.key) headers.authorization = `Bearer ${init.key}`;
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${system.baseUrl}${path}`, {
-    method: init.method ?? 'GET',
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
+const call = (path: string, init: { method?: string; key?: string; body?: unknown } = {}) =>
+  api(ctx.system, path, init);
 
 async function upload(key: string | undefined, bytes?: Buffer, field = 'file') {
   const form = new FormData();
   if (bytes) form.append(field, new Blob([bytes]), 'file.bin');
   else form.append('note', 'nothing');
-  const res = await fetch(`${system.baseUrl}/api/v1/media`, {
+  const res = await fetch(`${ctx.system.baseUrl}/api/v1/media`, {
     method: 'POST',
     headers: key ? { authorization: `Bearer ${key}` } : {},
     body: form,
@@ -76,12 +62,12 @@ const sha = (b: ArrayBuffer | Buffer) =>
 
 describe('media through the gateway', () => {
   test('when a file is uploaded to {base_url}/api/v1/media, then 201 and its signed URL under {base_url} serves it, ranges included', async () => {
-    const a = await system.seedAccount({ platforms: [] });
+    const a = await ctx.system.seedAccount({ platforms: [] });
     const r = await upload(a.apiKey, JPEG);
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
       success: true,
-      url: expect.stringMatching(new RegExp(`^${system.baseUrl}/files/med_\\w+\\?expires=\\d+&sig=`)),
+      url: expect.stringMatching(new RegExp(`^${ctx.system.baseUrl}/files/med_\\w+\\?expires=\\d+&sig=`)),
       mediaId: expect.stringMatching(/^med_/),
     });
 
@@ -100,7 +86,7 @@ describe('media through the gateway', () => {
   });
 
   test('when the upload has no file, then 400 missing_file; without a key, 401 missing_api_key', async () => {
-    const a = await system.seedAccount({ platforms: [] });
+    const a = await ctx.system.seedAccount({ platforms: [] });
     const r = await upload(a.apiKey);
     expect(r.status).toBe(400);
     expect(r.body).toEqual({ error: expect.any(String), code: 'missing_file' });
@@ -110,17 +96,17 @@ describe('media through the gateway', () => {
   });
 
   test('when an upload through the gateway passes 50 MB, then 413 file_too_large comes back through it', async () => {
-    const a = await system.seedAccount({ platforms: [], plan: 'pro' });
+    const a = await ctx.system.seedAccount({ platforms: [], plan: 'pro' });
     const big = Buffer.concat([MP4, Buffer.alloc(MEDIA_MAX_BYTES + 1 - MP4.length, 1)]);
     const r = await upload(a.apiKey, big);
     expect(r.status).toBe(413);
     expect(r.body).toMatchObject({ code: 'file_too_large' });
-    expect((await api('/api/v1/media', { key: a.apiKey })).body.count).toBe(0);
+    expect((await call('/api/v1/media', { key: a.apiKey })).body.count).toBe(0);
   });
 
   test('when a link is imported, then 201 with type and size; the same link again, 200 with the same mediaId', async () => {
-    const a = await system.seedAccount({ platforms: [] });
-    const first = await api('/api/v1/media/from-url', {
+    const a = await ctx.system.seedAccount({ platforms: [] });
+    const first = await call('/api/v1/media/from-url', {
       method: 'POST',
       key: a.apiKey,
       body: { url: `${originUrl}/clip.mp4` },
@@ -129,11 +115,11 @@ describe('media through the gateway', () => {
     expect(first.body).toEqual({
       success: true,
       mediaId: expect.stringMatching(/^med_/),
-      url: expect.stringContaining(`${system.baseUrl}/files/`),
+      url: expect.stringContaining(`${ctx.system.baseUrl}/files/`),
       contentType: 'video/mp4',
       sizeBytes: MP4.length,
     });
-    const again = await api('/api/v1/media/from-url', {
+    const again = await call('/api/v1/media/from-url', {
       method: 'POST',
       key: a.apiKey,
       body: { url: `${originUrl}/clip.mp4` },
@@ -144,15 +130,15 @@ describe('media through the gateway', () => {
   });
 
   test('when the link is a web page or a share page, then 400 media_url_not_direct; a bad body, 400 validation_error', async () => {
-    const a = await system.seedAccount({ platforms: [] });
-    const page = await api('/api/v1/media/from-url', {
+    const a = await ctx.system.seedAccount({ platforms: [] });
+    const page = await call('/api/v1/media/from-url', {
       method: 'POST',
       key: a.apiKey,
       body: { url: `${originUrl}/share` },
     });
     expect(page.status).toBe(400);
     expect(page.body).toEqual({ error: expect.any(String), code: 'media_url_not_direct' });
-    const dropbox = await api('/api/v1/media/from-url', {
+    const dropbox = await call('/api/v1/media/from-url', {
       method: 'POST',
       key: a.apiKey,
       body: { url: 'https://www.dropbox.com/s/x1/clip.mp4?dl=0' },
@@ -162,18 +148,18 @@ describe('media through the gateway', () => {
       code: 'media_url_not_direct',
       details: { host: 'Dropbox', directUrl: 'https://www.dropbox.com/s/x1/clip.mp4?dl=1' },
     });
-    const noUrl = await api('/api/v1/media/from-url', { method: 'POST', key: a.apiKey, body: {} });
+    const noUrl = await call('/api/v1/media/from-url', { method: 'POST', key: a.apiKey, body: {} });
     expect(noUrl.status).toBe(400);
     expect(noUrl.body.code).toBe('validation_error');
   });
 
   test('when media is read, listed and deleted, then only its account sees it and posts then get media_not_found', async () => {
-    const a = await system.seedAccount({ platforms: [] });
-    const b = await system.seedAccount({ platforms: [] });
+    const a = await ctx.system.seedAccount({ platforms: [] });
+    const b = await ctx.system.seedAccount({ platforms: [] });
     const one = await upload(a.apiKey, JPEG);
     const two = await upload(a.apiKey, MP4);
 
-    const got = await api(`/api/v1/media/${one.body.mediaId}`, { key: a.apiKey });
+    const got = await call(`/api/v1/media/${one.body.mediaId}`, { key: a.apiKey });
     expect(got.status).toBe(200);
     expect(got.body).toMatchObject({
       mediaId: one.body.mediaId,
@@ -181,45 +167,45 @@ describe('media through the gateway', () => {
       sizeBytes: JPEG.length,
       status: 'ready',
     });
-    const theirs = await api(`/api/v1/media/${one.body.mediaId}`, { key: b.apiKey });
+    const theirs = await call(`/api/v1/media/${one.body.mediaId}`, { key: b.apiKey });
     expect(theirs.status).toBe(404);
     expect(theirs.body).toEqual({ error: expect.any(String), code: 'not_found' });
 
-    const page1 = await api('/api/v1/media?limit=1', { key: a.apiKey });
+    const page1 = await call('/api/v1/media?limit=1', { key: a.apiKey });
     expect(page1.status).toBe(200);
     expect(page1.body).toMatchObject({
       count: 1,
       media: [{ mediaId: two.body.mediaId }],
       nextCursor: expect.any(String),
     });
-    const page2 = await api(`/api/v1/media?limit=1&cursor=${page1.body.nextCursor}`, { key: a.apiKey });
+    const page2 = await call(`/api/v1/media?limit=1&cursor=${page1.body.nextCursor}`, { key: a.apiKey });
     expect(page2.body).toMatchObject({ count: 1, media: [{ mediaId: one.body.mediaId }], nextCursor: null });
-    expect((await api('/api/v1/media?limit=lots', { key: a.apiKey })).body.code).toBe('validation_error');
-    expect((await api('/api/v1/media', { key: b.apiKey })).body).toEqual({ media: [], count: 0, nextCursor: null });
+    expect((await call('/api/v1/media?limit=lots', { key: a.apiKey })).body.code).toBe('validation_error');
+    expect((await call('/api/v1/media', { key: b.apiKey })).body).toEqual({ media: [], count: 0, nextCursor: null });
 
-    expect((await api(`/api/v1/media/${one.body.mediaId}`, { method: 'DELETE', key: b.apiKey })).status).toBe(404);
-    const deleted = await api(`/api/v1/media/${one.body.mediaId}`, { method: 'DELETE', key: a.apiKey });
+    expect((await call(`/api/v1/media/${one.body.mediaId}`, { method: 'DELETE', key: b.apiKey })).status).toBe(404);
+    const deleted = await call(`/api/v1/media/${one.body.mediaId}`, { method: 'DELETE', key: a.apiKey });
     expect(deleted.status).toBe(200);
     expect(deleted.body).toEqual({ mediaId: one.body.mediaId, status: 'deleted', deletedAt: expect.any(String) });
-    expect((await api(`/api/v1/media/${one.body.mediaId}`, { key: a.apiKey })).status).toBe(404);
+    expect((await call(`/api/v1/media/${one.body.mediaId}`, { key: a.apiKey })).status).toBe(404);
     expect((await fetch(one.body.url)).status).toBe(404);
     await expect(
-      system.bus.rpc.call(Rpc.mediaResolve, { mediaId: one.body.mediaId }, principalOf(a)),
+      ctx.system.bus.rpc.call(Rpc.mediaResolve, { mediaId: one.body.mediaId }, principalOf(a)),
     ).rejects.toMatchObject({ code: 'media_not_found' });
     await expect(
-      system.bus.rpc.call(Rpc.mediaResolve, { mediaId: two.body.mediaId }, principalOf(a)),
+      ctx.system.bus.rpc.call(Rpc.mediaResolve, { mediaId: two.body.mediaId }, principalOf(a)),
     ).resolves.toMatchObject({ mediaId: two.body.mediaId });
   });
 
   test('when a post names a media of the account, then it is accepted; once the media is deleted, 400 media_not_found', async () => {
-    const a = await system.seedAccount({ platforms: ['threads'] });
+    const a = await ctx.system.seedAccount({ platforms: ['threads'] });
     const up = await upload(a.apiKey, JPEG);
     const later = new Date(Date.now() + 24 * 3600_000).toISOString();
     const post = { platforms: ['threads'], caption: 'with media', mediaId: up.body.mediaId, scheduledTime: later };
-    const created = await api('/api/v1/posts', { method: 'POST', key: a.apiKey, body: post });
+    const created = await call('/api/v1/posts', { method: 'POST', key: a.apiKey, body: post });
     expect(created.status).toBe(201);
-    await api(`/api/v1/media/${up.body.mediaId}`, { method: 'DELETE', key: a.apiKey });
-    const refused = await api('/api/v1/posts', {
+    await call(`/api/v1/media/${up.body.mediaId}`, { method: 'DELETE', key: a.apiKey });
+    const refused = await call('/api/v1/posts', {
       method: 'POST',
       key: a.apiKey,
       body: { ...post, caption: 'after the delete' },
@@ -229,7 +215,7 @@ describe('media through the gateway', () => {
   });
 
   test('when a signed URL is altered, then 403 invalid_signature through the gateway', async () => {
-    const a = await system.seedAccount({ platforms: [] });
+    const a = await ctx.system.seedAccount({ platforms: [] });
     const r = await upload(a.apiKey, JPEG);
     const altered = new URL(r.body.url);
     const sig = altered.searchParams.get('sig')!;
@@ -240,9 +226,9 @@ describe('media through the gateway', () => {
   });
 
   test('when an agent calls svc_upload_media and svc_add_media_from_url, then they answer as their REST twins', async () => {
-    const a = await system.seedAccount({ platforms: [] });
+    const a = await ctx.system.seedAccount({ platforms: [] });
     const call = async (name: string, args: Record<string, unknown>) => {
-      const answer = await callTool(system.baseUrl, name, args, a.apiKey);
+      const answer = await callTool(ctx.system.baseUrl, name, args, a.apiKey);
       expect(answer.status).toBe(200);
       return answer.message.result as {
         structuredContent?: Record<string, unknown>;
@@ -254,7 +240,7 @@ describe('media through the gateway', () => {
     expect(uploaded.structuredContent).toEqual({
       success: true,
       mediaId: expect.stringMatching(/^med_/),
-      url: expect.stringContaining(`${system.baseUrl}/files/`),
+      url: expect.stringContaining(`${ctx.system.baseUrl}/files/`),
     });
     expect(sha(await (await fetch(String(uploaded.structuredContent!.url))).arrayBuffer())).toBe(sha(JPEG));
 
@@ -275,12 +261,12 @@ describe('media through the gateway', () => {
   });
 
   test('when a key lacks media:write, then 403 insufficient_scope on every media route', async () => {
-    const reader = await system.seedAccount({ platforms: [], scopes: ['post:read'] });
+    const reader = await ctx.system.seedAccount({ platforms: [], scopes: ['post:read'] });
     expect((await upload(reader.apiKey, JPEG)).body.code).toBe('insufficient_scope');
-    expect((await api('/api/v1/media', { key: reader.apiKey })).body.code).toBe('insufficient_scope');
+    expect((await call('/api/v1/media', { key: reader.apiKey })).body.code).toBe('insufficient_scope');
     expect(
       (
-        await api('/api/v1/media/from-url', {
+        await call('/api/v1/media/from-url', {
           method: 'POST',
           key: reader.apiKey,
           body: { url: `${originUrl}/clip.mp4` },

@@ -1,41 +1,25 @@
 import { Rpc, systemPrincipal } from '@postbus/contracts';
-import {
-  createTestEnv,
-  makeTestMedia,
-  waitFor,
-  type SeededAccount,
-  type TestEnv,
-  type TestMedia,
-} from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../support/system';
+import { waitFor } from '@postbus/testing';
+import { useSystem } from '../support/use-system';
 import { api, endedPost, publishedOn, uploadFile } from '../support/posts-api';
 
-let env: TestEnv;
-let system: RunningSystem;
-let account: SeededAccount;
-let files: TestMedia;
-
-beforeAll(async () => {
-  env = await createTestEnv('normalize_e2e');
+const ctx = useSystem('normalize_e2e', {
   // Progress reported as often as ffmpeg tells it, so a test can watch it move.
-  [system, files] = await Promise.all([startSystem(env, { TRANSCODER_PROGRESS_EVERY_MS: '10' }), makeTestMedia()]);
-  account = await system.seedAccount({ platforms: ['instagram', 'facebook', 'threads'], plan: 'pro' });
-});
-afterAll(async () => {
-  await system?.stop();
-  await env?.drop();
-  await files?.remove();
+  env: { TRANSCODER_PROGRESS_EVERY_MS: '10' },
+  files: true,
+  account: { platforms: ['instagram', 'facebook', 'threads'], plan: 'pro' },
 });
 
 const call = (path: string, init: { method?: string; body?: unknown } = {}) =>
-  api(system, path, { ...init, key: account.apiKey });
+  api(ctx.system, path, { ...init, key: ctx.account.apiKey });
 /** Uploads through the real media service, which probes the file. */
-const upload = async (path: string, type: string) => (await uploadFile(system, account.apiKey, path, type)).mediaId;
-const outcomeOf = (postId: string, timeoutMs?: number) => endedPost(system, account.apiKey, postId, timeoutMs);
+const upload = async (path: string, type: string) =>
+  (await uploadFile(ctx.system, ctx.account.apiKey, path, type)).mediaId;
+const outcomeOf = (postId: string, timeoutMs?: number) => endedPost(ctx.system, ctx.account.apiKey, postId, timeoutMs);
 
 describe('normalize: a post whose media a platform refuses gets a rendition that fits', () => {
   test('when a 16:9 video is published as a Facebook reel with normalize: true, then the post waits for a 540×960 H.264/AAC rendition and is posted with its URL', async () => {
-    const source = await upload(files.landscapeMp4, 'video/mp4');
+    const source = await upload(ctx.files.landscapeMp4, 'video/mp4');
     const refused = await call('/api/v1/publish', {
       method: 'POST',
       body: {
@@ -80,12 +64,12 @@ describe('normalize: a post whose media a platform refuses gets a rendition that
       },
     });
     // The reel's bytes were uploaded (rupload): the sandbox holds as many as the rendition has, not the source.
-    const reels = (await publishedOn(system, 'facebook')).filter((p) => p.text === 'padded');
+    const reels = (await publishedOn(ctx.system, 'facebook')).filter((p) => p.text === 'padded');
     expect(reels).toEqual([expect.objectContaining({ mediaType: 'REELS', bytes: rendition.sizeBytes })]);
   });
 
   test("when an 11:1 video is published as an Instagram reel with platformMeta.instagram.normalize, then the sandbox's reel inspection takes the 1.91:1 rendition", async () => {
-    const source = await upload(files.wideMp4, 'video/mp4');
+    const source = await upload(ctx.files.wideMp4, 'video/mp4');
     const created = await call('/api/v1/publish', {
       method: 'POST',
       body: {
@@ -106,7 +90,7 @@ describe('normalize: a post whose media a platform refuses gets a rendition that
   });
 
   test('when a PNG is published to the Instagram feed with normalize, then it goes out as a JPEG rendition', async () => {
-    const source = await upload(files.png, 'image/png');
+    const source = await upload(ctx.files.png, 'image/png');
     const created = await call('/api/v1/publish', {
       method: 'POST',
       body: { platforms: ['instagram'], mediaId: source, caption: 'still', normalize: true },
@@ -123,7 +107,7 @@ describe('normalize: a post whose media a platform refuses gets a rendition that
   });
 
   test('when media already fits a platform (a 9:16 video as an Instagram reel), then normalize leaves it as it is; when a rendition cannot mend it (too short for a reel), then 400 media_incompatible still', async () => {
-    const portrait = await upload(files.portraitMp4, 'video/mp4');
+    const portrait = await upload(ctx.files.portraitMp4, 'video/mp4');
     const fits = await call('/api/v1/posts', {
       method: 'POST',
       body: {
@@ -136,7 +120,7 @@ describe('normalize: a post whose media a platform refuses gets a rendition that
     expect(fits.status).toBe(201);
     expect((await call(`/api/v1/posts/${fits.body.postIds[0]}`)).body.mediaUrls[0]).toContain(portrait);
 
-    const hevc = await upload(files.hevcMov, 'video/quicktime');
+    const hevc = await upload(ctx.files.hevcMov, 'video/quicktime');
     const short = await call('/api/v1/posts', {
       method: 'POST',
       body: {
@@ -155,8 +139,8 @@ describe('normalize: a post whose media a platform refuses gets a rendition that
   });
 
   test('when the same bytes are normalized for the same platform twice (same media, then an upload of the same file), then both posts carry one rendition', async () => {
-    const first = await upload(files.landscapeMp4, 'video/mp4');
-    const second = await upload(files.landscapeMp4, 'video/mp4');
+    const first = await upload(ctx.files.landscapeMp4, 'video/mp4');
+    const second = await upload(ctx.files.landscapeMp4, 'video/mp4');
     const at = new Date(Date.now() + 3600_000).toISOString();
     const body = (mediaId: string) => ({
       platforms: ['threads', 'facebook'],
@@ -195,7 +179,7 @@ describe('normalize: a post whose media a platform refuses gets a rendition that
   });
 
   test('when a 4-minute video is scheduled as a Facebook reel with normalize { trim: true }, then the rendition shows its progress on the media while it is made, and lasts 90 s', async () => {
-    const source = await upload(files.longMp4, 'video/mp4');
+    const source = await upload(ctx.files.longMp4, 'video/mp4');
     const created = await call('/api/v1/posts', {
       method: 'POST',
       body: {
@@ -231,10 +215,10 @@ describe('normalize: a post whose media a platform refuses gets a rendition that
   });
 
   test('when the transcoder is asked for a rendition it cannot make (a 2 s video as a reel), then the rendition fails with the reason, and asking again makes it again', async () => {
-    const source = await upload(files.hevcMov, 'video/quicktime');
-    const principal = systemPrincipal({ service: 'posts', accountId: account.accountId, scopes: ['media:write'] });
+    const source = await upload(ctx.files.hevcMov, 'video/quicktime');
+    const principal = systemPrincipal({ service: 'posts', accountId: ctx.account.accountId, scopes: ['media:write'] });
     const ask = () =>
-      system.bus.rpc.call(
+      ctx.system.bus.rpc.call(
         Rpc.mediaRequestRendition,
         { mediaId: source, preset: 'facebook.reel', contentType: 'video/mp4' },
         principal,
@@ -255,7 +239,7 @@ describe('normalize: a post whose media a platform refuses gets a rendition that
 
   test('when a rendition upload path is not one media signed, then media refuses it (403 invalid_signature) and stores nothing', async () => {
     const put = (query: string) =>
-      fetch(`${system.httpUrls.media}/renditions/med_0000000000000000000x/file${query}`, {
+      fetch(`${ctx.system.httpUrls.media}/renditions/med_0000000000000000000x/file${query}`, {
         method: 'PUT',
         body: 'not a video',
       });

@@ -1,43 +1,23 @@
 import { Rpc, systemPrincipal } from '@postbus/contracts';
-import {
-  createTestEnv,
-  makeTestMedia,
-  waitFor,
-  type SeededAccount,
-  type TestEnv,
-  type TestMedia,
-} from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../support/system';
+import { waitFor } from '@postbus/testing';
+import { useSystem } from '../support/use-system';
 import { api, uploadFile } from '../support/posts-api';
 
-let env: TestEnv;
-let system: RunningSystem;
-let account: SeededAccount;
-let files: TestMedia;
-
-beforeAll(async () => {
-  env = await createTestEnv('rendition_ceiling');
-  // A post may wait for its rendition 1 ms past its time, and no transcoder runs: no rendition is ever made.
-  [system, files] = await Promise.all([
-    startSystem(env, { POSTS_RENDITION_WAIT_MAX_MS: '1', POSTS_RENDITION_POLL_MS: '50' }),
-    makeTestMedia(),
-  ]);
-  await system.stopService('transcoder');
-  account = await system.seedAccount({ platforms: ['facebook'], plan: 'pro' });
-});
-afterAll(async () => {
-  await system?.stop();
-  await env?.drop();
-  await files?.remove();
+// A post may wait for its rendition 1 ms past its time, and no transcoder runs: no rendition is ever made.
+const ctx = useSystem('rendition_ceiling', {
+  env: { POSTS_RENDITION_WAIT_MAX_MS: '1', POSTS_RENDITION_POLL_MS: '50' },
+  files: true,
+  prepare: (system) => system.stopService('transcoder'),
+  account: { platforms: ['facebook'], plan: 'pro' },
 });
 
 const call = (path: string, init: { method?: string; body?: unknown } = {}) =>
-  api(system, path, { ...init, key: account.apiKey });
+  api(ctx.system, path, { ...init, key: ctx.account.apiKey });
 /** Uploads through the real media service, which probes the file. */
-const upload = async (path: string) => (await uploadFile(system, account.apiKey, path, 'video/mp4')).mediaId;
+const upload = async (path: string) => (await uploadFile(ctx.system, ctx.account.apiKey, path, 'video/mp4')).mediaId;
 
 test("when a post's rendition is not made by POSTS_RENDITION_WAIT_MAX_MS after it was due, then it fails with a reason saying what to do, is never dispatched, and a later post of the same media keeps waiting", async () => {
-  const source = await upload(files.landscapeMp4);
+  const source = await upload(ctx.files.landscapeMp4);
   const reel = {
     platforms: ['facebook'],
     mediaId: source,
@@ -71,7 +51,7 @@ test("when a post's rendition is not made by POSTS_RENDITION_WAIT_MAX_MS after i
     percent: 0,
     rendition: { sourceMediaId: source, preset: 'facebook.reel' },
   });
-  const published = (await (await fetch(`${system.sandboxUrl}/__sandbox/published?platform=facebook`)).json()) as
+  const published = (await (await fetch(`${ctx.system.sandboxUrl}/__sandbox/published?platform=facebook`)).json()) as
     { text: string }[] | { items: { text: string }[] };
   expect((Array.isArray(published) ? published : published.items).filter((p) => p.text === 'never made')).toEqual([]);
   expect((await call(`/api/v1/posts/${later.body.postIds[0]}`)).body).toMatchObject({
@@ -81,7 +61,7 @@ test("when a post's rendition is not made by POSTS_RENDITION_WAIT_MAX_MS after i
 });
 
 test('when the transcoder reports a rendition it could not make, then every post waiting for it fails at once with that reason, however far ahead it is scheduled', async () => {
-  const source = await upload(files.slowMp4);
+  const source = await upload(ctx.files.slowMp4);
   const created = await call('/api/v1/posts', {
     method: 'POST',
     body: {
@@ -98,9 +78,13 @@ test('when the transcoder reports a rendition it could not make, then every post
     .split('/')
     .pop()!;
   // What the transcoder sends when ffmpeg cannot read the source.
-  const transcoder = systemPrincipal({ service: 'transcoder', accountId: account.accountId, scopes: ['media:write'] });
+  const transcoder = systemPrincipal({
+    service: 'transcoder',
+    accountId: ctx.account.accountId,
+    scopes: ['media:write'],
+  });
   const reason = 'ffmpeg could not convert the source: Invalid data found when processing input';
-  await system.bus.rpc.call(Rpc.mediaFailRendition, { renditionId, reason }, transcoder);
+  await ctx.system.bus.rpc.call(Rpc.mediaFailRendition, { renditionId, reason }, transcoder);
 
   const failed = await waitFor(
     async () => {

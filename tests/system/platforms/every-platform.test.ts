@@ -1,40 +1,26 @@
 import { PLATFORMS } from '@postbus/contracts';
-import {
-  callSandbox,
-  createTestEnv,
-  makeTestMedia,
-  waitFor,
-  type SeededAccount,
-  type TestEnv,
-  type TestMedia,
-} from '@postbus/testing';
+import { callSandbox, waitFor } from '@postbus/testing';
 import { api, publishedOn, uploadFile } from '../support/posts-api';
-import { startSystem, type RunningSystem } from '../support/system';
+import { auditTikTok, useSystem } from '../support/use-system';
 
-let env: TestEnv;
-let system: RunningSystem;
-let account: SeededAccount;
-let files: TestMedia;
-
-beforeAll(async () => {
-  env = await createTestEnv('every_platform');
-  [system, files] = await Promise.all([startSystem(env), makeTestMedia()]);
+const ctx = useSystem('every_platform', {
+  files: true,
   // An audited TikTok client, as a live one is.
-  await callSandbox(system.sandboxUrl, 'POST', '/tiktok/audit', { unaudited: false });
-  account = await system.seedAccount({ platforms: [...PLATFORMS], plan: 'pro' });
-  // A pin goes to a board: the sandbox's Pinterest user gets one, as a real account has.
-  const pinterest = account.profiles.find((p) => p.platform === 'pinterest');
-  if (pinterest)
-    await callSandbox(system.sandboxUrl, 'POST', '/pinterest/boards', { handle: pinterest.handle, name: 'Everywhere' });
+  prepare: auditTikTok,
+  account: { platforms: [...PLATFORMS], plan: 'pro' },
 });
-afterAll(async () => {
-  await system?.stop();
-  await env?.drop();
-  await files?.remove();
+beforeAll(async () => {
+  // A pin goes to a board: the sandbox's Pinterest user gets one, as a real account has.
+  const pinterest = ctx.account.profiles.find((p) => p.platform === 'pinterest');
+  if (pinterest)
+    await callSandbox(ctx.system.sandboxUrl, 'POST', '/pinterest/boards', {
+      handle: pinterest.handle,
+      name: 'Everywhere',
+    });
 });
 
 const call = (path: string, init: { method?: string; body?: unknown } = {}) =>
-  api(system, path, { ...init, key: account.apiKey });
+  api(ctx.system, path, { ...init, key: ctx.account.apiKey });
 
 /** What each platform needs of a post beyond its text and video, as a caller would send it. */
 function platformMetaFor(boardId: string | undefined): Record<string, unknown> {
@@ -46,8 +32,8 @@ function platformMetaFor(boardId: string | undefined): Record<string, unknown> {
 
 describe('one post to every platform at once', () => {
   test(`when one video post names all ${PLATFORMS.length} platforms with normalize, then each reaches posted with a permalink, once`, async () => {
-    const { mediaId } = await uploadFile(system, account.apiKey, files.portraitMp4, 'video/mp4');
-    const pinterest = account.profiles.find((p) => p.platform === 'pinterest');
+    const { mediaId } = await uploadFile(ctx.system, ctx.account.apiKey, ctx.files.portraitMp4, 'video/mp4');
+    const pinterest = ctx.account.profiles.find((p) => p.platform === 'pinterest');
     const boards = pinterest ? await call(`/api/v1/connections/${pinterest.id}/pinterest/boards`) : undefined;
     const caption = `everywhere at once ${Date.now()}`;
     const created = await call('/api/v1/publish', {
@@ -90,7 +76,7 @@ describe('one post to every platform at once', () => {
         platform,
         permalink: expect.stringMatching(/^https:\/\//),
       });
-      const live = (await publishedOn(system, platform)).filter((item) => item.text.includes(caption));
+      const live = (await publishedOn(ctx.system, platform)).filter((item) => item.text.includes(caption));
       expect({ platform, live: live.length }).toEqual({ platform, live: 1 });
     }
   });

@@ -1,46 +1,21 @@
-import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../support/system';
+import { callSandbox, waitFor } from '@postbus/testing';
+import { api } from '../support/posts-api';
+import { FAST_INSIGHTS_ENV, useSystem } from '../support/use-system';
 
-let env: TestEnv;
-let system: RunningSystem;
-let account: SeededAccount;
-
-beforeAll(async () => {
-  env = await createTestEnv('gateway_analytics_fedi');
-  // Engagement is collected 1 s, 4 s and 12 s after publishing here, instead of 1 h, 24 h and 7 days.
-  system = await startSystem(env, { INSIGHTS_OFFSETS: '1s,4s,12s', INSIGHTS_INTERVAL_MS: '100' });
-  account = await system.seedAccount({ platforms: ['bluesky', 'mastodon'] });
-});
-afterAll(async () => {
-  await system?.stop();
-  await env?.drop();
+const ctx = useSystem('gateway_analytics_fedi', {
+  env: FAST_INSIGHTS_ENV,
+  account: { platforms: ['bluesky', 'mastodon'] },
 });
 
-async function api(path: string, init: { method?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = { authorization: `Bearer ${account.apiKey}` };
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${system.baseUrl}${path}`, {
-    method: init.method ?? 'GET',
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-async function sandbox(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${system.sandboxUrl}/__sandbox${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return res.json() as Promise<any>;
-}
+const call = (path: string, init: { method?: string; body?: unknown } = {}) =>
+  api(ctx.system, path, { ...init, key: ctx.account.apiKey });
+const sandbox = async (method: string, path: string, body?: unknown) =>
+  (await callSandbox<any>(ctx.system.sandboxUrl, method, path, body)).body;
 
 /** Publishes one post on the platform now and answers the id the platform gave it. */
 async function published(platform: 'bluesky' | 'mastodon'): Promise<string> {
-  const profile = account.profiles.find((p) => p.platform === platform)!;
-  const created = await api('/api/v1/posts', {
+  const profile = ctx.account.profiles.find((p) => p.platform === platform)!;
+  const created = await call('/api/v1/posts', {
     method: 'POST',
     body: { platforms: [platform], profileIds: [profile.id], caption: `Counted on ${platform} ${Math.random()}` },
   });
@@ -48,7 +23,7 @@ async function published(platform: 'bluesky' | 'mastodon'): Promise<string> {
   const postId = created.body.postIds[0] as string;
   const post = await waitFor(
     async () => {
-      const r = await api(`/api/v1/posts/${postId}`);
+      const r = await call(`/api/v1/posts/${postId}`);
       return r.body.status === 'scheduled' ? undefined : r.body;
     },
     { timeoutMs: 15_000, what: `the ${platform} post to be published` },
@@ -70,7 +45,7 @@ test('when Bluesky and Mastodon report likes, replies and reposts, then analytic
 
   const groups = await waitFor(
     async () => {
-      const { body } = await api(query);
+      const { body } = await call(query);
       const byKey = Object.fromEntries(body.groups.map((g: any) => [g.key, g.engagement]));
       return byKey.bluesky?.likes === 31 && byKey.mastodon?.likes === 17 ? byKey : undefined;
     },

@@ -1,39 +1,13 @@
-import { createTestEnv, waitFor, type SeededAccount, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../support/system';
+import { callSandbox, waitFor, type SeededAccount } from '@postbus/testing';
+import { api } from '../support/posts-api';
+import { FAST_INSIGHTS_ENV, useSystem } from '../support/use-system';
 
-let env: TestEnv;
-let system: RunningSystem;
+const ctx = useSystem('gateway_analytics', { env: FAST_INSIGHTS_ENV });
 
-beforeAll(async () => {
-  env = await createTestEnv('gateway_analytics');
-  // Engagement is collected 1 s, 4 s and 12 s after publishing here, instead of 1 h, 24 h and 7 days.
-  system = await startSystem(env, { INSIGHTS_OFFSETS: '1s,4s,12s', INSIGHTS_INTERVAL_MS: '100' });
-});
-afterAll(async () => {
-  await system?.stop();
-  await env?.drop();
-});
-
-async function api(path: string, key: string, init: { method?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = { authorization: `Bearer ${key}` };
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${system.baseUrl}${path}`, {
-    method: init.method ?? 'GET',
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
-}
-
-async function sandbox(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${system.sandboxUrl}/__sandbox${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return res.json() as Promise<any>;
-}
+const call = (path: string, key: string, init: { method?: string; body?: unknown } = {}) =>
+  api(ctx.system, path, { ...init, key });
+const sandbox = async (method: string, path: string, body?: unknown) =>
+  (await callSandbox<any>(ctx.system.sandboxUrl, method, path, body)).body;
 
 const inMinutes = (m: number) => new Date(Date.now() + m * 60_000).toISOString();
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -59,7 +33,7 @@ describe('analytics over posts created for the purpose', () => {
   let facebook: string;
 
   const create = async (platform: 'threads' | 'facebook', category: string, scheduledTime?: string) => {
-    const r = await api('/api/v1/posts', account.apiKey, {
+    const r = await call('/api/v1/posts', account.apiKey, {
       method: 'POST',
       body: {
         platforms: [platform],
@@ -75,7 +49,7 @@ describe('analytics over posts created for the purpose', () => {
   const settled = (id: string) =>
     waitFor(
       async () => {
-        const r = await api(`/api/v1/posts/${id}`, account.apiKey);
+        const r = await call(`/api/v1/posts/${id}`, account.apiKey);
         return r.body.status === 'scheduled' ? undefined : (r.body as Post);
       },
       { timeoutMs: 15_000, what: `post ${id} to leave scheduled` },
@@ -83,7 +57,7 @@ describe('analytics over posts created for the purpose', () => {
   const fault = (platform: string, count: number) =>
     sandbox('POST', '/faults', { platform, mode: 'error', code: 100, count });
   const analytics = (query = '') =>
-    api(`/api/v1/analytics?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}${query}`, account.apiKey);
+    call(`/api/v1/analytics?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}${query}`, account.apiKey);
 
   /** The figures the sandbox's insights endpoints report for what this account published. */
   async function platformFigures(): Promise<
@@ -103,7 +77,7 @@ describe('analytics over posts created for the purpose', () => {
 
   beforeAll(async () => {
     from = new Date(Date.now() - 60_000).toISOString();
-    account = await system.seedAccount({ platforms: ['threads', 'facebook'] });
+    account = await ctx.system.seedAccount({ platforms: ['threads', 'facebook'] });
     threads = account.profiles.find((p) => p.platform === 'threads')!.id;
     facebook = account.profiles.find((p) => p.platform === 'facebook')!.id;
 
@@ -124,14 +98,14 @@ describe('analytics over posts created for the purpose', () => {
     for (const id of live) expect((await settled(id)).status).toBe('posted');
     await create('threads', 'launch', inMinutes(60));
     const cancelled = await create('facebook', 'tips', inMinutes(90));
-    expect((await api(`/api/v1/posts/${cancelled}`, account.apiKey, { method: 'DELETE' })).body.status).toBe(
+    expect((await call(`/api/v1/posts/${cancelled}`, account.apiKey, { method: 'DELETE' })).body.status).toBe(
       'cancelled',
     );
     // Outside the range, and a draft inside it: neither counts.
     await create('threads', 'launch', inMinutes(180));
     expect(
       (
-        await api('/api/v1/posts/drafts', account.apiKey, {
+        await call('/api/v1/posts/drafts', account.apiKey, {
           method: 'POST',
           body: { platforms: ['threads'], caption: 'a draft', category: 'launch', scheduledTime: inMinutes(30) },
         })
@@ -139,7 +113,7 @@ describe('analytics over posts created for the purpose', () => {
     ).toBe(201);
     to = inMinutes(120);
     posts = (
-      await api(
+      await call(
         `/api/v1/posts?limit=100&status=scheduled,posted,failed,cancelled&from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
         account.apiKey,
       )
@@ -279,8 +253,8 @@ describe('analytics over posts created for the purpose', () => {
   });
 
   test('when another account reads analytics over the same range, then it sees none of these posts', async () => {
-    const other = await system.seedAccount({ platforms: ['threads'] });
-    const { body } = await api(
+    const other = await ctx.system.seedAccount({ platforms: ['threads'] });
+    const { body } = await call(
       `/api/v1/analytics?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
       other.apiKey,
     );
@@ -304,7 +278,7 @@ describe('analytics over posts created for the purpose', () => {
 
   test('when no range is given, then it is the 30 days before now', async () => {
     const before = Date.now();
-    const { body } = await api('/api/v1/analytics', account.apiKey);
+    const { body } = await call('/api/v1/analytics', account.apiKey);
     expect(Date.parse(body.to)).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(body.to) - Date.parse(body.from)).toBe(30 * 86_400_000);
     // Published and failed posts were due just now; the scheduled and cancelled ones are still ahead.
@@ -320,8 +294,8 @@ describe('analytics refuses a bad range', () => {
     ['from=2024-01-01T00:00:00Z&to=2026-01-01T00:00:00Z', /at most 366 days/],
     ['groupBy=week', /groupBy must be one of platform, profile, category, day/],
   ])('when the query is %s, then 400 validation_error naming the problem', async (query, message) => {
-    const account = await system.seedAccount({ platforms: [] });
-    const { status, body } = await api(`/api/v1/analytics?${query}`, account.apiKey);
+    const account = await ctx.system.seedAccount({ platforms: [] });
+    const { status, body } = await call(`/api/v1/analytics?${query}`, account.apiKey);
     expect([status, body.code]).toEqual([400, 'validation_error']);
     expect(body.error).toMatch(message);
   });

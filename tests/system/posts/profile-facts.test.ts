@@ -1,33 +1,17 @@
-import { Client } from 'pg';
-import { createTestEnv, waitFor, type TestEnv } from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../support/system';
+import { waitFor } from '@postbus/testing';
+import { useSystem } from '../support/use-system';
 import { api, inHours } from '../support/posts-api';
 import { connectProfile, credentialsOf, platformAccepts, refreshCredentials, sandboxControl } from '../support/handoff';
 
-let env: TestEnv;
-let system: RunningSystem;
-let db: Client;
-
-beforeAll(async () => {
-  env = await createTestEnv('posts_profile_facts_sys');
+const ctx = useSystem('posts_profile_facts_sys', {
   // Every on-demand refresh really refreshes: the token refused after it expired marks the profile needs_reconnect.
-  system = await startSystem(env, {
-    RATE_LIMIT_PER_MINUTE: '0',
-    TOKEN_REFRESH_DEDUP_MS: '0',
-    POSTS_PROFILE_FACTS_MAX_AGE_MS: '30000',
-  });
-  db = new Client({ connectionString: env.databaseUrl });
-  await db.connect();
-});
-afterAll(async () => {
-  await db?.end();
-  await system?.stop();
-  await env?.drop();
+  env: { RATE_LIMIT_PER_MINUTE: '0', TOKEN_REFRESH_DEDUP_MS: '0', POSTS_PROFILE_FACTS_MAX_AGE_MS: '30000' },
+  db: true,
 });
 
 /** What posts holds of a profile (its own table, fed by connection.changed). */
 async function factOf(profileId: string): Promise<{ status: string; revision: number } | undefined> {
-  const { rows } = await db.query(
+  const { rows } = await ctx.db.query(
     'SELECT status, revision::int AS revision FROM posts.profile_facts WHERE profile_id = $1',
     [profileId],
   );
@@ -36,10 +20,10 @@ async function factOf(profileId: string): Promise<{ status: string; revision: nu
 
 describe('the profile facts posts keeps', () => {
   test('when a profile is connected and later disconnected, then posts hears both, and creates are refused once the disconnect is heard', async () => {
-    const owner = await system.seedAccount({ platforms: ['threads'], plan: 'pro' });
+    const owner = await ctx.system.seedAccount({ platforms: ['threads'], plan: 'pro' });
     const profileId = owner.profiles[0].id;
     const create = () =>
-      api(system, '/api/v1/posts', {
+      api(ctx.system, '/api/v1/posts', {
         method: 'POST',
         key: owner.apiKey,
         body: { platforms: ['threads'], caption: 'hi', profileIds: [profileId], scheduledTime: inHours(24) },
@@ -50,7 +34,7 @@ describe('the profile facts posts keeps', () => {
     expect(connected).toBe(true);
     expect((await create()).status).toBe(201);
 
-    const gone = await api(system, `/api/v1/connections/${profileId}`, { method: 'DELETE', key: owner.apiKey });
+    const gone = await api(ctx.system, `/api/v1/connections/${profileId}`, { method: 'DELETE', key: owner.apiKey });
     expect(gone.status).toBe(200);
     const heard = await waitFor(
       async () => {
@@ -65,21 +49,24 @@ describe('the profile facts posts keeps', () => {
   });
 
   test('when a refresh finds the token refused for good, then posts hears needs_reconnect and refuses creates to the profile', async () => {
-    const owner = await system.seedAccount({ platforms: [], plan: 'pro' });
-    await sandboxControl(system, 'POST', '/oauth/settings', { platform: 'threads', accessTokenTtlSec: 1 });
+    const owner = await ctx.system.seedAccount({ platforms: [], plan: 'pro' });
+    await sandboxControl(ctx.system, 'POST', '/oauth/settings', { platform: 'threads', accessTokenTtlSec: 1 });
     try {
-      const { profileId } = await connectProfile(system, owner.apiKey, 'threads');
-      const created = await api(system, '/api/v1/posts', {
+      const { profileId } = await connectProfile(ctx.system, owner.apiKey, 'threads');
+      const created = await api(ctx.system, '/api/v1/posts', {
         method: 'POST',
         key: owner.apiKey,
         body: { platforms: ['threads'], caption: 'hi', profileIds: [profileId], scheduledTime: inHours(24) },
       });
       expect(created.status).toBe(201);
-      const stale = await credentialsOf(system, owner, profileId);
-      await waitFor(async () => ((await platformAccepts(system, 'threads', stale.accessToken)) ? undefined : true), {
-        what: 'the token to expire',
-      });
-      expect((await refreshCredentials(system, owner, profileId)).status).toBe('needs_reconnect');
+      const stale = await credentialsOf(ctx.system, owner, profileId);
+      await waitFor(
+        async () => ((await platformAccepts(ctx.system, 'threads', stale.accessToken)) ? undefined : true),
+        {
+          what: 'the token to expire',
+        },
+      );
+      expect((await refreshCredentials(ctx.system, owner, profileId)).status).toBe('needs_reconnect');
 
       const heard = await waitFor(
         async () => {
@@ -89,14 +76,17 @@ describe('the profile facts posts keeps', () => {
         { what: 'connection.changed (needs_reconnect) to reach posts' },
       );
       expect(heard.status).toBe('needs_reconnect');
-      const refused = await api(system, '/api/v1/posts', {
+      const refused = await api(ctx.system, '/api/v1/posts', {
         method: 'POST',
         key: owner.apiKey,
         body: { platforms: ['threads'], caption: 'hi', profileIds: [profileId], scheduledTime: inHours(24) },
       });
       expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 400, code: 'invalid_profile_ids' });
     } finally {
-      await sandboxControl(system, 'POST', '/oauth/settings', { platform: 'threads', accessTokenTtlSec: 5_183_944 });
+      await sandboxControl(ctx.system, 'POST', '/oauth/settings', {
+        platform: 'threads',
+        accessTokenTtlSec: 5_183_944,
+      });
     }
   });
 });

@@ -1,42 +1,18 @@
-import {
-  createTestEnv,
-  FAST_PUBLISHER_ENV,
-  IMAGE_HEADS,
-  startMediaServer,
-  waitFor,
-  type MediaServer,
-  type SeededAccount,
-  type TestEnv,
-} from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../support/system';
+import { FAST_PUBLISHER_ENV, IMAGE_HEADS, waitFor } from '@postbus/testing';
+import { auditTikTok, useSystem } from '../support/use-system';
 
-let env: TestEnv;
-let system: RunningSystem;
-let account: SeededAccount;
-let media: MediaServer;
-
-beforeAll(async () => {
-  env = await createTestEnv('pub_system');
-  system = await startSystem(env, FAST_PUBLISHER_ENV);
+const ctx = useSystem('pub_system', {
+  env: FAST_PUBLISHER_ENV,
   // An audited TikTok client: this post asks for PUBLIC_TO_EVERYONE.
-  await fetch(`${system.sandboxUrl}/__sandbox/tiktok/audit`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ unaudited: false }),
-  });
-  account = await system.seedAccount({ platforms: ['instagram', 'youtube', 'tiktok', 'facebook'] });
-  media = await startMediaServer();
-});
-afterAll(async () => {
-  await media?.close();
-  await system?.stop();
-  await env?.drop();
+  prepare: auditTikTok,
+  account: { platforms: ['instagram', 'youtube', 'tiktok', 'facebook'] },
+  mediaServer: true,
 });
 
 async function publish(body: Record<string, unknown>): Promise<Record<string, any>[]> {
-  const res = await fetch(`${system.baseUrl}/api/v1/publish`, {
+  const res = await fetch(`${ctx.system.baseUrl}/api/v1/publish`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${ctx.account.apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   const created = (await res.json()) as { postIds: string[] };
@@ -46,8 +22,8 @@ async function publish(body: Record<string, unknown>): Promise<Record<string, an
       waitFor(
         async () => {
           const post = (await (
-            await fetch(`${system.baseUrl}/api/v1/posts/${id}`, {
-              headers: { authorization: `Bearer ${account.apiKey}` },
+            await fetch(`${ctx.system.baseUrl}/api/v1/posts/${id}`, {
+              headers: { authorization: `Bearer ${ctx.account.apiKey}` },
             })
           ).json()) as Record<string, any>;
           return post.status === 'scheduled' ? undefined : post;
@@ -59,7 +35,7 @@ async function publish(body: Record<string, unknown>): Promise<Record<string, an
 }
 
 async function requests(platform: string): Promise<any[]> {
-  return (await (await fetch(`${system.sandboxUrl}/__sandbox/requests?platform=${platform}`)).json()) as any[];
+  return (await (await fetch(`${ctx.system.sandboxUrl}/__sandbox/requests?platform=${platform}`)).json()) as any[];
 }
 
 describe('publishing through the REST API to every platform kind', () => {
@@ -68,12 +44,12 @@ describe('publishing through the REST API to every platform kind', () => {
       platforms: ['instagram', 'youtube', 'tiktok', 'facebook'],
       title: 'Launch day',
       caption: 'We launched',
-      mediaUrls: [media.link('launch.mp4', 3000)],
+      mediaUrls: [ctx.media.link('launch.mp4', 3000)],
       platformMeta: {
-        instagram: { coverUrl: media.link('cover.jpg', 10) },
-        youtube: { thumbnailUrl: media.link('thumb.png', 20, { head: IMAGE_HEADS.png }) },
+        instagram: { coverUrl: ctx.media.link('cover.jpg', 10) },
+        youtube: { thumbnailUrl: ctx.media.link('thumb.png', 20, { head: IMAGE_HEADS.png }) },
         tiktok: { privacyLevel: 'PUBLIC_TO_EVERYONE', disableDuet: true, videoCoverTimestampMs: 500 },
-        facebook: { coverUrl: media.link('fb-cover.jpg', 10, { head: IMAGE_HEADS.jpeg }) },
+        facebook: { coverUrl: ctx.media.link('fb-cover.jpg', 10, { head: IMAGE_HEADS.jpeg }) },
       },
     });
 
@@ -93,7 +69,7 @@ describe('publishing through the REST API to every platform kind', () => {
 
     expect(
       (await requests('instagram')).find((r) => r.method === 'POST' && r.path.endsWith('/media'))?.body,
-    ).toMatchObject({ media_type: 'REELS', cover_url: media.link('cover.jpg', 10) });
+    ).toMatchObject({ media_type: 'REELS', cover_url: ctx.media.link('cover.jpg', 10) });
     expect((await requests('youtube')).find((r) => r.path.endsWith('/thumbnails/set'))?.bodyBytes).toBe(20);
     expect((await requests('tiktok')).find((r) => r.path.endsWith('/video/init/'))?.body.post_info).toMatchObject({
       disable_duet: true,

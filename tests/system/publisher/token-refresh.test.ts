@@ -1,65 +1,32 @@
-import { Client } from 'pg';
-import {
-  calls,
-  callSandbox,
-  createTestEnv,
-  FAST_PUBLISHER_ENV,
-  startMediaServer,
-  waitFor,
-  type MediaServer,
-  type SeededAccount,
-  type TestEnv,
-} from '@postbus/testing';
-import { startSystem, type RunningSystem } from '../support/system';
+import { calls, callSandbox, FAST_PUBLISHER_ENV, waitFor } from '@postbus/testing';
+import { auditTikTok, useSystem } from '../support/use-system';
 import { connectProfile, platformAccepts } from '../support/handoff';
 
-let env: TestEnv;
-let system: RunningSystem;
-let account: SeededAccount;
-let media: MediaServer;
-let db: Client;
-
-beforeAll(async () => {
-  env = await createTestEnv('pub_token_refresh');
-  system = await startSystem(env, {
-    ...FAST_PUBLISHER_ENV,
-    TOKEN_REFRESH_DEDUP_MS: '0',
-    TOKEN_REFRESH_INTERVAL_MS: '3600000',
-  });
+const ctx = useSystem('pub_token_refresh', {
+  env: { ...FAST_PUBLISHER_ENV, TOKEN_REFRESH_DEDUP_MS: '0', TOKEN_REFRESH_INTERVAL_MS: '3600000' },
   // An audited TikTok client: these posts ask for PUBLIC_TO_EVERYONE.
-  await fetch(`${system.sandboxUrl}/__sandbox/tiktok/audit`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ unaudited: false }),
-  });
-  account = await system.seedAccount({ platforms: [] });
-  media = await startMediaServer();
-  db = new Client({ connectionString: env.databaseUrl });
-  await db.connect();
-});
-afterAll(async () => {
-  await db?.end();
-  await media?.close();
-  await system?.stop();
-  await env?.drop();
+  prepare: auditTikTok,
+  account: { platforms: [] },
+  mediaServer: true,
+  db: true,
 });
 
 const sandbox = async (method: string, path: string, body?: unknown) =>
-  (await callSandbox<any>(system.sandboxUrl, method, path, body)).body;
+  (await callSandbox<any>(ctx.system.sandboxUrl, method, path, body)).body;
 
 /** A TikTok profile connected through OAuth whose access token has already expired at TikTok (its refresh token is fine). */
 async function profileWithExpiredToken(handle: string): Promise<{ profileId: string; userId: string }> {
   await sandbox('POST', '/oauth/settings', { platform: 'tiktok', accessTokenTtlSec: 1 });
   let profileId: string;
   try {
-    ({ profileId } = await connectProfile(system, account.apiKey, 'tiktok', { handle }));
+    ({ profileId } = await connectProfile(ctx.system, ctx.account.apiKey, 'tiktok', { handle }));
   } finally {
     await sandbox('POST', '/oauth/settings', { platform: 'tiktok', accessTokenTtlSec: 7200 });
   }
   const { token } = (await sandbox('GET', '/oauth/tokens?platform=tiktok')).tokens
     .filter((t: { kind: string }) => t.kind === 'access')
     .at(-1);
-  await waitFor(async () => ((await platformAccepts(system, 'tiktok', token)) ? undefined : true), {
+  await waitFor(async () => ((await platformAccepts(ctx.system, 'tiktok', token)) ? undefined : true), {
     what: 'the token to expire',
   });
   const userId = (await sandbox('GET', '/oauth/tokens?platform=tiktok')).tokens.at(-1).userId;
@@ -73,15 +40,15 @@ async function accessTokensIssuedTo(userId: string): Promise<number> {
 }
 
 async function publishAndWait(profileId: string): Promise<{ status: string; failedReason: string | null; id: string }> {
-  const res = await fetch(`${system.baseUrl}/api/v1/publish`, {
+  const res = await fetch(`${ctx.system.baseUrl}/api/v1/publish`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${account.apiKey}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${ctx.account.apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({
       platforms: ['tiktok'],
       profileIds: [profileId],
       title: 'Refreshed',
       caption: 'Token refresh',
-      mediaUrls: [media.link('v.mp4', 2000)],
+      mediaUrls: [ctx.media.link('v.mp4', 2000)],
       platformMeta: { tiktok: { privacyLevel: 'PUBLIC_TO_EVERYONE' } },
     }),
   });
@@ -90,8 +57,8 @@ async function publishAndWait(profileId: string): Promise<{ status: string; fail
   return waitFor(
     async () => {
       const post = (await (
-        await fetch(`${system.baseUrl}/api/v1/posts/${created.postIds[0]}`, {
-          headers: { authorization: `Bearer ${account.apiKey}` },
+        await fetch(`${ctx.system.baseUrl}/api/v1/posts/${created.postIds[0]}`, {
+          headers: { authorization: `Bearer ${ctx.account.apiKey}` },
         })
       ).json()) as { status: string; failedReason: string | null; id: string };
       return post.status === 'scheduled' ? undefined : post;
@@ -113,10 +80,11 @@ describe('an access token the platform refuses', () => {
 
     expect(post).toMatchObject({ status: 'posted', failedReason: null });
     expect(await accessTokensIssuedTo(userId)).toBe(issued + 1);
-    const { lines } = await calls({ url: system.sandboxUrl }, 'tiktok', userId, since);
+    const { lines } = await calls({ url: ctx.system.sandboxUrl }, 'tiktok', userId, since);
     expect(lines.filter((l) => l.endsWith('/creator_info/query/'))).toHaveLength(2);
-    const [attempt] = (await db.query('SELECT tries, refreshed FROM publisher.attempts WHERE post_id = $1', [post.id]))
-      .rows;
+    const [attempt] = (
+      await ctx.db.query('SELECT tries, refreshed FROM publisher.attempts WHERE post_id = $1', [post.id])
+    ).rows;
     expect(attempt).toEqual({ tries: 1, refreshed: true });
   });
 
@@ -136,7 +104,7 @@ describe('an access token the platform refuses', () => {
       status: 'failed',
       failedReason: 'The TikTok access token is invalid or expired; reconnect the profile.',
     });
-    const { lines } = await calls({ url: system.sandboxUrl }, 'tiktok', userId, since);
+    const { lines } = await calls({ url: ctx.system.sandboxUrl }, 'tiktok', userId, since);
     expect(lines.filter((l) => l.endsWith('/creator_info/query/'))).toHaveLength(1);
   });
 

@@ -116,6 +116,18 @@ export async function connectProfile(
   return { profileId: state.body.profileId, html: page.html };
 }
 
+/**
+ * The calls on one account's profiles the connections tests make, bound to the account of `ctx` (read
+ * when called, so `ctx` may be filled in later, as useSystem does).
+ */
+export function profileCalls(ctx: { system: RunningSystem; account: SeededAccount }) {
+  return {
+    refresh: (profileId: string) => refreshCredentials(ctx.system, ctx.account, profileId),
+    credentials: (profileId: string) => credentialsOf(ctx.system, ctx.account, profileId),
+    listed: (profileId: string) => listedProfile(ctx.system, ctx.account, profileId),
+  };
+}
+
 /** A forced refresh of a profile's token, as publisher asks for it. */
 export function refreshCredentials(system: RunningSystem, account: SeededAccount, profileId: string) {
   return system.bus.rpc.call(Rpc.connectionsRefreshCredentials, { profileId, accountId: account.accountId });
