@@ -107,6 +107,36 @@ describe('checking a template', () => {
     ]);
     expect(checkTemplate([valid], profiles).problems).toHaveLength(1);
   });
+
+  test('when a reply for Bluesky is longer than 300 graphemes, then it is refused; {name}, emoji sequences and rules for every platform are not counted against it', () => {
+    const withBluesky = [...profiles, { id: 'prf_bs', platform: 'bluesky' }];
+    const rule = (id: string, text: string, limits: Record<string, string[]>) => ({
+      id,
+      trigger: { match: 'any', keywords: ['hi'] },
+      action: { type: 'reply', text },
+      ...limits,
+    });
+    const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}'; // one grapheme, 8 UTF-16 units
+    const { problems } = checkTemplate(
+      {
+        version: 1,
+        rules: [
+          rule('by-platform', 'a'.repeat(301), { platforms: ['bluesky'] }),
+          rule('by-profile', 'b'.repeat(301), { profileIds: ['prf_bs'] }),
+          rule('at-limit', `Hi {name}, ${'c'.repeat(290)}`, { platforms: ['bluesky'] }),
+          rule('emoji', family.repeat(120), { platforms: ['bluesky'] }), // 960 UTF-16 units, 120 graphemes
+          rule('everywhere', 'd'.repeat(400), {}),
+          rule('threads-only', 'e'.repeat(400), { platforms: ['threads'] }),
+        ],
+      },
+      withBluesky,
+    );
+
+    expect(problems).toEqual([
+      { path: 'rules[0].action.text', message: 'is 301 graphemes without {name}; a Bluesky reply holds at most 300' },
+      { path: 'rules[1].action.text', message: 'is 301 graphemes without {name}; a Bluesky reply holds at most 300' },
+    ]);
+  });
 });
 
 describe('what an import changes', () => {

@@ -1,5 +1,6 @@
 import {
   AutomationTemplateSchema,
+  BLUESKY_TEXT_MAX,
   COMMENT_SOURCE_PLATFORMS,
   DEFAULT_RULE_CAPS,
   PRIVATE_REPLY_PLATFORMS,
@@ -10,6 +11,7 @@ import {
   type AutomationTemplateInput,
   type TemplateProblem,
 } from '@postbus/contracts';
+import { graphemeLength } from '@postbus/platforms';
 import { normalizeText } from '../matching/keyword-match';
 import { unknownPlaceholders } from '../matching/reply-text';
 import { canonicalRule, type StoredTemplate } from './stored-template';
@@ -148,8 +150,35 @@ function ruleProblems(input: Record<string, unknown>, profiles: KnownProfile[]):
           message: `${id} is a ${profile.platform} profile; ${profile.platform} does not allow private replies`,
         });
     });
+    problems.push(...replyLengthProblems(rule, at, platforms, byId));
   });
   return problems;
+}
+
+/**
+ * A public reply longer than Bluesky allows (300 graphemes, the `app.bsky.feed.post` lexicon's
+ * maxGraphemes: https://docs.bsky.app/docs/advanced-guides/post-richtext), for a rule limited to Bluesky
+ * by its platforms or profiles; counted without `{name}`, which only adds to it. A rule for every
+ * platform is not refused: its Bluesky replies fail `text_too_long` when sent.
+ */
+function replyLengthProblems(
+  rule: Record<string, unknown>,
+  at: string,
+  platforms: string[],
+  byId: Map<string, KnownProfile>,
+): TemplateProblem[] {
+  const action = isObject(rule.action) ? rule.action : {};
+  if (action.type !== 'reply' || typeof action.text !== 'string') return [];
+  const forBluesky =
+    platforms.includes('bluesky') || strings(rule.profileIds).some((id) => byId.get(id)?.platform === 'bluesky');
+  const length = graphemeLength(action.text.replace(/\{name\}/g, ''));
+  if (!forBluesky || length <= BLUESKY_TEXT_MAX) return [];
+  return [
+    {
+      path: `${at}.action.text`,
+      message: `is ${length} graphemes without {name}; a Bluesky reply holds at most ${BLUESKY_TEXT_MAX}`,
+    },
+  ];
 }
 
 function normalize(input: AutomationTemplateInput): StoredTemplate {
