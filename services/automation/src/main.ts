@@ -124,6 +124,8 @@ function commentPoller(
       ).profiles,
     credentials: (profile) =>
       svc.bus.rpc.call(Rpc.connectionsGetCredentials, { profileId: profile.id, accountId: profile.accountId }),
+    refreshCredentials: (profile) =>
+      svc.bus.rpc.call(Rpc.connectionsRefreshCredentials, { profileId: profile.id, accountId: profile.accountId }),
     mastodonInstanceUrl: config.MASTODON_INSTANCE_URL,
     blueskyServiceUrl: config.BLUESKY_SERVICE_URL,
     timeoutMs: config.PLATFORM_REQUEST_TIMEOUT_MS,

@@ -1,10 +1,11 @@
 import { callSandbox, waitFor } from '@postbus/testing';
+import { connectBlueskyAppPassword } from '../support/handoff';
 import { api as gateway } from '../support/posts-api';
 import { useSystem } from '../support/use-system';
 import { apiClient, settledActivity } from './harness';
 
 const ctx = useSystem('automation_bluesky', {
-  env: { AUTOMATION_POLL_MS: '150', AUTOMATION_RETRY_DELAYS_MS: '100,200' },
+  env: { AUTOMATION_POLL_MS: '150', AUTOMATION_RETRY_DELAYS_MS: '100,200', TOKEN_REFRESH_DEDUP_MS: '0' },
   db: true,
 });
 let api: ReturnType<typeof apiClient>;
@@ -31,10 +32,16 @@ const xrpc = async (nsid: string, init: { token?: string; query?: Record<string,
   return { status: res.status, body: (await res.json()) as any };
 };
 
-/** An account whose Bluesky profile published a post through Postbus, with the template given. */
-async function aBlueskyAccountWith(rules: unknown[]) {
-  const account = await ctx.system.seedAccount({ platforms: ['bluesky'] });
-  const [profile] = account.profiles;
+/**
+ * An account whose Bluesky profile published a post through Postbus, with the template given; with a
+ * `handle`, the profile is connected through the handoff page with an app password (a session with its
+ * refresh token), else seeded with an access token only.
+ */
+async function aBlueskyAccountWith(rules: unknown[], opts: { handle?: string } = {}) {
+  const account = await ctx.system.seedAccount({ platforms: opts.handle ? [] : ['bluesky'] });
+  const profile = opts.handle
+    ? await connectBlueskyAppPassword(ctx.system, account.apiKey, opts.handle)
+    : account.profiles[0];
   const created = await gateway(ctx.system, '/api/v1/posts', {
     method: 'POST',
     key: account.apiKey,
@@ -162,5 +169,32 @@ describe('Bluesky replies read from notifications', () => {
     expect(JSON.parse((await cursorOf(profile.id)).cursor)).toEqual({
       mark: { at: expect.any(String), uri: deeper.uri },
     });
+  });
+
+  test('when the session has expired, then connections refreshes it once and the reply is read and answered', async () => {
+    // Connected through the handoff with an app password, so connections holds a refresh token.
+    const { account, profile, post } = await aBlueskyAccountWith([priceRule], { handle: 'dana_studio' });
+    const fan = await aFan('cleo_fan');
+    const before = (await callSandbox<unknown[]>(ctx.system.sandboxUrl, 'GET', '/requests?platform=bluesky')).body
+      .length;
+    // What a PDS answers for an access token past its two hours (https://docs.bsky.app/docs/advanced-guides/api-directory).
+    await callSandbox(ctx.system.sandboxUrl, 'POST', '/faults', {
+      platform: 'bluesky',
+      mode: 'error',
+      operation: 'read',
+      status: 400,
+      reason: 'ExpiredToken',
+      message: 'Token has expired',
+    });
+    const comment = await replyBy(fan, 'price for two?', post, post);
+
+    const entry = await settledActivity(api, account.apiKey, comment.uri, 'the reply to be answered');
+
+    expect(entry).toMatchObject({ profileId: profile.id, outcome: 'replied' });
+    const calls = (
+      await callSandbox<{ method: string; path: string }[]>(ctx.system.sandboxUrl, 'GET', '/requests?platform=bluesky')
+    ).body.slice(before);
+    expect(calls.filter((c) => c.path.endsWith('/com.atproto.server.refreshSession'))).toHaveLength(1);
+    expect((await cursorOf(profile.id)).skipped_reason).toBeNull();
   });
 });

@@ -37,6 +37,30 @@ export async function newConnectUrl(
   return res.body;
 }
 
+/** A new sandbox Bluesky account connected through the handoff page with its app password: the profile connections stores. */
+export async function connectBlueskyAppPassword(
+  system: RunningSystem,
+  key: string,
+  handle: string,
+): Promise<{ id: string; handle: string }> {
+  const user = await platformUser(system, 'bluesky', handle);
+  const link = await newConnectUrl(system, key, 'bluesky');
+  const visitor = new Visitor();
+  const landing = await visitor.get(link.connectUrl);
+  const answer = await visitor.post(link.connectUrl, {
+    ...hiddenFields(landing.html),
+    // The sandbox's Bluesky handles are `{name}.bsky.social`, underscores as hyphens.
+    identifier: `${handle.replace(/_/g, '-')}.bsky.social`,
+    appPassword: user.accessToken,
+  });
+  const state = await api(system, `/api/v1/connections/requests/${link.requestId}`, { key });
+  if (answer.status !== 200 || state.body.status !== 'completed')
+    throw new Error(`Bluesky connection did not complete: ${answer.status} ${JSON.stringify(state.body)}`);
+  const listed = await api(system, '/api/v1/connections', { key });
+  const profile = (listed.body.accounts as { id: string; handle: string }[]).find((a) => a.id === state.body.profileId);
+  return { id: state.body.profileId, handle: profile!.handle };
+}
+
 export interface HandoffChoice {
   /** Sandbox user ids to grant, or 'new' (with `handle`). */
   accounts?: string[];

@@ -7,6 +7,7 @@ import {
   parseMastodonUserId,
   type MastodonApiOptions,
   type MastodonReplyMention,
+  type PlatformError,
 } from '@postbus/platforms';
 import type { TemplateRepository } from '../templates/template.repository';
 import type { CommentInboxRepository } from '../webhooks/comment-inbox.repository';
@@ -30,6 +31,8 @@ export interface PollPorts {
   /** The account's profiles on the polled platforms (connections, over RPC). */
   listProfiles(accountId: string): Promise<Profile[]>;
   credentials(profile: Profile): Promise<Credentials>;
+  /** Fresh credentials after the platform refused the token (connections refreshes it). */
+  refreshCredentials(profile: Profile): Promise<Credentials>;
   mastodonInstanceUrl: string;
   /** The PDS of app-password Bluesky profiles (OAuth profiles name their own). */
   blueskyServiceUrl: string;
@@ -71,7 +74,7 @@ async function pollProfile(ports: PollPorts, profile: Profile, enabledAt: Date):
   const now = ports.clock();
   const row = await ports.cursors.find(profile.id);
   if (row?.backoffUntil && row.backoffUntil > now) return 0;
-  const creds = await ports.credentials(profile);
+  let creds = await ports.credentials(profile);
   if (creds.status !== 'active') {
     await ports.cursors.skip(
       who,
@@ -82,30 +85,61 @@ async function pollProfile(ports: PollPorts, profile: Profile, enabledAt: Date):
   }
   // A token the platform refused is not tried again until the profile is reconnected (a new token).
   if (row?.skippedReason === 'token_revoked' && row.skippedToken === digest(creds.accessToken)) return 0;
-  try {
-    const read = profile.platform === 'bluesky' ? readBluesky : readMastodon;
-    return await read(ports, who, creds, row?.cursor ?? undefined, enabledAt);
-  } catch (err) {
-    if (!isPlatformError(err)) throw err;
-    if (err.tokenRejected) {
-      await ports.cursors.skip(
-        who,
-        { reason: 'token_revoked', detail: err.message, token: digest(creds.accessToken) },
-        now,
-      );
-    } else if (err.status === 429 || err.throttle) {
-      const waitMs = err.retryAfterMs ?? DEFAULT_BACKOFF_MS;
-      await ports.cursors.skip(
-        who,
-        { reason: 'rate_limited', detail: err.message, until: new Date(now.getTime() + waitMs) },
-        now,
-      );
-    } else {
-      await ports.cursors.skip(who, { reason: 'platform_error', detail: err.message }, now);
+  const read = profile.platform === 'bluesky' ? readBluesky : readMastodon;
+  for (let refreshed = false; ; refreshed = true) {
+    try {
+      // Read from the stored cursor: a first try refused after some pages moved it.
+      const cursor = refreshed ? (await ports.cursors.find(profile.id))?.cursor : row?.cursor;
+      return await read(ports, who, creds, cursor ?? undefined, enabledAt);
+    } catch (err) {
+      if (!isPlatformError(err)) throw err;
+      // An expired token (a Bluesky session's lasts two hours) is refreshed once, as a reply's is.
+      const fresh = err.tokenRejected && !refreshed ? await freshCredentials(ports, profile, creds) : undefined;
+      if (fresh) {
+        creds = fresh;
+        continue;
+      }
+      await recordRefusal(ports, who, err, creds, now);
+      ports.logger.warn('reading comments refused', { profileId: profile.id, code: err.code, error: err.message });
+      return 0;
     }
-    ports.logger.warn('reading comments refused', { profileId: profile.id, code: err.code, error: err.message });
-    return 0;
   }
+}
+
+/** New credentials from connections after the platform refused `creds`; undefined when there are none to try. */
+async function freshCredentials(
+  ports: PollPorts,
+  profile: Profile,
+  creds: Credentials,
+): Promise<Credentials | undefined> {
+  const fresh = await ports.refreshCredentials(profile).catch((err: unknown) => {
+    ports.logger.warn('refreshing credentials for reading failed', { profileId: profile.id, error: String(err) });
+    return undefined;
+  });
+  return fresh?.status === 'active' && fresh.accessToken !== creds.accessToken ? fresh : undefined;
+}
+
+async function recordRefusal(
+  ports: PollPorts,
+  who: PolledProfile,
+  err: PlatformError,
+  creds: Credentials,
+  now: Date,
+): Promise<void> {
+  if (err.tokenRejected)
+    await ports.cursors.skip(
+      who,
+      { reason: 'token_revoked', detail: err.message, token: digest(creds.accessToken) },
+      now,
+    );
+  else if (err.status === 429 || err.throttle) {
+    const waitMs = err.retryAfterMs ?? DEFAULT_BACKOFF_MS;
+    await ports.cursors.skip(
+      who,
+      { reason: 'rate_limited', detail: err.message, until: new Date(now.getTime() + waitMs) },
+      now,
+    );
+  } else await ports.cursors.skip(who, { reason: 'platform_error', detail: err.message }, now);
 }
 
 /**
