@@ -3,6 +3,7 @@ import { PlatformError } from '../errors';
 import { BLUESKY_PLATFORM, callXrpc, type BlueskyApiOptions } from './api';
 import { createBlueskyPost, getBlueskyPost } from './publish';
 import { parseBlueskyPostUri } from './replies';
+import { TID_PATTERN, tidMicros, tidOf } from './tid';
 
 /** Notifications asked for per call (the lexicon allows 1 to 100; 50 is its default). */
 export const BLUESKY_NOTIFICATIONS_PAGE = 50;
@@ -235,8 +236,6 @@ export async function replyOnBluesky(
   }
 }
 
-const TID_CHARS = '234567abcdefghijklmnopqrstuvwxyz';
-
 /**
  * The record key of the answer to a comment: a TID (https://atproto.com/specs/tid, the key type
  * app.bsky.feed.post requires) that is the same for the same comment. Its time is the comment's
@@ -247,26 +246,10 @@ export function blueskyReplyKey(commentUri: string): string {
   const digest = createHash('sha256').update(`postbus-auto-reply ${commentUri}`).digest();
   const fromDigest = digest.readBigUInt64BE(0);
   const commentKey = parseBlueskyPostUri(commentUri)?.rkey ?? '';
-  const commentMicros = /^[234567abcdefghij][234567abcdefghijklmnopqrstuvwxyz]{12}$/.test(commentKey)
-    ? tidValue(commentKey) >> 10n
-    : undefined;
-  const micros =
-    commentMicros === undefined
-      ? fromDigest >> 11n
-      : (commentMicros + 1n + (fromDigest % 1_000_000n)) & ((1n << 53n) - 1n);
-  let n = (micros << 10n) | (BigInt(digest.readUInt16BE(8)) & 1023n);
-  let out = '';
-  for (let i = 0; i < 13; i++) {
-    out = TID_CHARS[Number(n & 31n)] + out;
-    n >>= 5n;
-  }
-  return out;
-}
-
-function tidValue(tid: string): bigint {
-  let n = 0n;
-  for (const c of tid) n = (n << 5n) | BigInt(TID_CHARS.indexOf(c));
-  return n;
+  const micros = TID_PATTERN.test(commentKey)
+    ? tidMicros(commentKey) + 1n + (fromDigest % 1_000_000n)
+    : fromDigest >> 11n;
+  return tidOf(micros, digest.readUInt16BE(8));
 }
 
 function strongRef(v: unknown): { uri: string; cid: string } | undefined {

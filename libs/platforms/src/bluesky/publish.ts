@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { BLUESKY_IMAGES_MAX } from '@postbus/contracts';
 import { PlatformError } from '../errors';
 import { BLUESKY_PLATFORM, callXrpc, type BlueskyApiOptions } from './api';
+import { tidOf } from './tid';
 import { BLUESKY_TEXT_MAX_BYTES, BLUESKY_TEXT_MAX_GRAPHEMES, facetsOf, graphemeLength, type Facet } from './text';
 
 /** app.bsky.embed.images: at most 4 images of at most 1,000,000 bytes each (https://github.com/bluesky-social/atproto/blob/main/lexicons/app/bsky/embed/images.json). */
@@ -106,22 +107,13 @@ export async function uploadBlueskyBlob(
   return blob;
 }
 
-const TID_CHARS = '234567abcdefghijklmnopqrstuvwxyz';
-
 /**
- * A record key in the TID form (https://atproto.com/specs/tid): microseconds since the epoch and
- * a clock id, base32-sortable. Chosen before the write and kept by the caller, so that a write
- * whose answer was lost can be looked up by its key instead of being made again.
+ * A record key in the TID form (https://atproto.com/specs/tid), chosen before the write and kept by
+ * the caller, so that a write whose answer was lost can be looked up by its key instead of being
+ * made again.
  */
 export function newTid(nowMs = Date.now()): string {
-  let n = (BigInt(nowMs) * 1000n + BigInt(randomInt(1000))) << 10n;
-  n |= BigInt(randomInt(1024));
-  let out = '';
-  for (let i = 0; i < 13; i++) {
-    out = TID_CHARS[Number(n & 31n)] + out;
-    n >>= 5n;
-  }
-  return out;
+  return tidOf(BigInt(nowMs) * 1000n + BigInt(randomInt(1000)), randomInt(1024));
 }
 
 export interface BlueskyImage {
