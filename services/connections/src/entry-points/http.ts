@@ -3,7 +3,7 @@ import type { Logger } from '@postbus/kit';
 import { completeAuthorization, chooseAccount } from '../connect/complete-authorization.use-case';
 import type { ConnectPorts } from '../connect/connect.ports';
 import { randomSecret, sameSecret } from '../connect/handoff-secrets';
-import { inspectLink, startAuthorization } from '../connect/start-authorization.use-case';
+import { inspectLink, startAuthorization, type LinkProblem } from '../connect/start-authorization.use-case';
 import { connectWithAppPassword } from '../connect/connect-with-app-password.use-case';
 import { startMastodonAuthorization } from '../connect/start-mastodon-authorization.use-case';
 import { startBlueskySignIn } from '../connect/start-bluesky-sign-in.use-case';
@@ -199,12 +199,24 @@ async function submitConnectForm(h: Handoff, req: Request<{ requestId: string }>
   }
   const form = req.body as ConnectForm;
   if (form.instance !== undefined) {
-    const step = await mastodonFormStep(ports, req.params.requestId, form.instance, form.csrf ?? '');
+    const started = await startMastodonAuthorization(ports, req.params.requestId, form.instance);
+    const step = await formStep<Extract<typeof started, Retype>>(
+      ports,
+      req.params.requestId,
+      started,
+      (expiresAt, retype) => mastodonConnectPage('', form.csrf ?? '', expiresAt, retype.reason, retype.instance),
+    );
     if (step.kind === 'page') return sendPage(res, step.status, step.html, h.mastodonOrigins);
     return redirectToConsent(h, res, step);
   }
   if (form.handle !== undefined) {
-    const step = await blueskySignInStep(h, req.params.requestId, form.handle, form.csrf ?? '');
+    const started = await startBlueskySignIn(ports, req.params.requestId, form.handle);
+    const step = await formStep<Extract<typeof started, Retype>>(
+      ports,
+      req.params.requestId,
+      started,
+      (expiresAt, retype) => blueskyConnectPage('', form.csrf ?? '', expiresAt, retype.reason, h.blueskyOAuth),
+    );
     if (step.kind === 'page') return sendPage(res, step.status, step.html, h.blueskyOrigins);
     return redirectToConsent(h, res, step);
   }
@@ -253,49 +265,27 @@ async function blueskyFormStep(
   return { ...(outcome.kind === 'link' ? linkProblemPage(outcome.problem) : outcomePage(outcome)), used: true };
 }
 
-/** "Sign in with Bluesky": the consent URL at the account's authorization server, or the page to show instead. */
-async function blueskySignInStep(
-  h: Handoff,
-  requestId: string,
-  typed: string,
-  csrf: string,
-): Promise<
-  { kind: 'page'; status: number; html: string } | { kind: 'redirect'; authorizeUrl: string; browserBinding: string }
-> {
-  const started = await startBlueskySignIn(h.ports, requestId, typed);
-  if (started.kind === 'redirect') return started;
-  if (started.kind === 'link') return { kind: 'page', ...linkProblemPage(started.problem) };
-  const link = await inspectLink(h.ports, requestId);
-  if (!link.ok) return { kind: 'page', ...linkProblemPage(link.problem) };
-  return {
-    kind: 'page',
-    status: 400,
-    html: blueskyConnectPage('', csrf, new Date(link.request.expires_at), started.reason, h.blueskyOAuth),
-  };
-}
+type FormStep =
+  { kind: 'page'; status: number; html: string } | { kind: 'redirect'; authorizeUrl: string; browserBinding: string };
+type Retype = { kind: 'retype'; reason: string };
 
 /**
- * Mastodon's instance form: the consent URL on the named instance, or the page to show instead (the
- * form again when the address is no instance or the instance refused the app; the link's problem).
+ * A handoff form's next step (Mastodon's instance, "Sign in with Bluesky"'s handle): the consent URL,
+ * the link's problem page, or the form again (400) saying what to change while the link stays usable.
  */
-async function mastodonFormStep(
+async function formStep<R extends Retype>(
   ports: ConnectPorts,
   requestId: string,
-  typed: string,
-  csrf: string,
-): Promise<
-  { kind: 'page'; status: number; html: string } | { kind: 'redirect'; authorizeUrl: string; browserBinding: string }
-> {
-  const started = await startMastodonAuthorization(ports, requestId, typed);
+  started:
+    { kind: 'redirect'; authorizeUrl: string; browserBinding: string } | { kind: 'link'; problem: LinkProblem } | R,
+  formAgain: (expiresAt: Date, retype: R) => string,
+): Promise<FormStep> {
   if (started.kind === 'redirect') return started;
-  if (started.kind === 'link') return { kind: 'page', ...linkProblemPage(started.problem) };
+  if (started.kind === 'link')
+    return { kind: 'page', ...linkProblemPage((started as { problem: LinkProblem }).problem) };
   const link = await inspectLink(ports, requestId);
   if (!link.ok) return { kind: 'page', ...linkProblemPage(link.problem) };
-  return {
-    kind: 'page',
-    status: 400,
-    html: mastodonConnectPage('', csrf, new Date(link.request.expires_at), started.reason, started.instance),
-  };
+  return { kind: 'page', status: 400, html: formAgain(new Date(link.request.expires_at), started) };
 }
 
 function cookiesOf(req: Request): Record<string, string> {
