@@ -12,7 +12,8 @@ let media: MediaServer;
 
 beforeAll(async () => {
   h = await startPublisherHarness('pub_instagram', {
-    sandbox: { processingDelayMs: 80, instagram: { quotaTotal: 2 } },
+    // a video container stays IN_PROGRESS 300 ms, so the first status check sees it processing even on a loaded machine
+    sandbox: { processingDelayMs: 300, instagram: { quotaTotal: 2 } },
   });
   media = await startMediaServer();
 });

@@ -13,9 +13,12 @@ import { aThreadsAccount, control, errorOf, injectFault, publishedOn, type Threa
 
 let sandbox: RunningSandbox;
 let account: ThreadsAccount;
+// The sandbox's clock, moved by hand: each request the client makes moves it 10 ms, so a container
+// created IN_PROGRESS finishes after its fourth status check, however late a loaded machine runs them.
+let clock = Date.now();
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, processingDelayMs: 40 });
+  sandbox = await startSandbox({ port: 0, processingDelayMs: 40, now: () => clock });
 });
 afterAll(() => sandbox.close());
 beforeEach(async () => {
@@ -23,8 +26,16 @@ beforeEach(async () => {
   account = await aThreadsAccount(sandbox, 'ada.writes');
 });
 
+/** A fetch that moves the sandbox's clock 10 ms once Threads has answered. */
+const tickingFetch: typeof fetch = async (input, init) => {
+  const res = await fetch(input, init);
+  clock += 10;
+  return res;
+};
+
 function publish(overrides: Partial<PublishToThreadsOptions> = {}) {
   return publishToThreads({
+    fetchImpl: tickingFetch,
     baseUrl: account.baseUrl,
     userId: account.userId,
     accessToken: account.accessToken,
@@ -41,7 +52,7 @@ function recordingFetch() {
   const calls: string[] = [];
   const fetchImpl: typeof fetch = (input, init) => {
     calls.push(`${init?.method ?? 'GET'} ${input instanceof Request ? input.url : String(input)}`);
-    return fetch(input, init);
+    return tickingFetch(input, init);
   };
   return { calls, fetchImpl };
 }
