@@ -1,4 +1,5 @@
-import { OutboxRelay } from '@postbus/bus';
+import { OutboxRelay, type RpcClient } from '@postbus/bus';
+import { Rpc, systemPrincipal } from '@postbus/contracts';
 import { databaseOf, runMain } from '@postbus/kit';
 import { queryTikTokCreatorInfo } from '@postbus/platforms';
 import { bootService, listen } from '@postbus/service';
@@ -12,6 +13,7 @@ import { registerSummariesRpc } from './entry-points/summaries-rpc';
 import { migrations } from './migrations';
 import { createPlatformClients, createQuotaReaders } from './platforms/platform-clients';
 import { pinterestBoardsReader } from './pinterest/pinterest-boards.reader';
+import type { WithdrawFromPosts } from './profiles/profile-changed';
 import { ProfileRepository } from './profiles/profile.repository';
 import { TokenRefresher } from './tokens/token-refresher';
 import { upgradeUnboundTokens } from './vault/rotate-token-key.use-case';
@@ -41,13 +43,11 @@ export async function start(env?: Record<string, string | undefined>) {
     baseUrl: config.PUBLIC_BASE_URL,
     linkTtlSeconds: config.CONNECT_LINK_TTL_SECONDS,
     announced: () => relay.kick(),
+    withdrawFromPosts: postsWithdrawal(svc.bus.rpc),
   };
+  // The refresh use case's ports: the handoff's store, vault, clients and clock, and its own pauses.
   const refresh = {
-    db,
-    profiles,
-    vault,
-    clients,
-    clock,
+    ...connect,
     logger: svc.logger.child({ module: 'tokens' }),
     retryDelaysMs: [250],
     recentMs: config.TOKEN_REFRESH_DEDUP_MS,
@@ -95,6 +95,13 @@ export async function start(env?: Record<string, string | undefined>) {
   svc.lifecycle.onStop('abandoned sign-ins', () => janitor.stop());
   svc.logger.info('connections started', { url: http.url });
   return { ...svc, httpUrl: http.url };
+}
+
+/** posts.profiles.withdrawn on the account's behalf: posts hears of a profile leaving active before it commits. */
+function postsWithdrawal(rpc: RpcClient): WithdrawFromPosts {
+  return async ({ accountId, ...fact }) => {
+    await rpc.call(Rpc.postsProfileWithdrawn, fact, systemPrincipal({ service: 'connections', accountId, scopes: [] }));
+  };
 }
 
 /** What the RPC handlers read of a platform beyond tokens: TikTok's creator info, a Pinterest profile's boards. */

@@ -36,8 +36,8 @@ export const postsVars = {
   ),
   SERIES_EXTEND_EVERY_MS: int('How often recurring posts are extended to the horizon (ms)', 60_000, 100),
   POSTS_PROFILE_FACTS_MAX_AGE_MS: int(
-    "How long a profile's status heard from connections (connection.changed) is trusted for a create before connections is asked again (ms): the longest a create may still pass on a profile disconnected meanwhile whose event has not come. 0: every create asks connections",
-    0,
+    "How long a profile's status heard from connections is trusted for a create before connections is asked again (ms). connections tells posts of a profile leaving active (a disconnect, a token refused for good) before that change commits; the bound caps a fact wrong for any other reason, such as a database restored from a backup. 0: every create asks connections",
+    30_000,
     0,
   ),
   PUBLIC_BASE_URL: url('The {base_url} clients see; approval links are built under it', 'http://localhost:3000'),

@@ -40,7 +40,7 @@ async function wire(svc: ServiceRuntime, config: PostsConfig) {
   const facts = new ProfileFactRepository(ds);
 
   const ports = approvalPorts(svc, config, { posts, approvals, relay, facts });
-  registerRpc(svc.rpc, ports);
+  registerRpc(svc.rpc, ports, facts);
   registerSummariesRpc(svc.rpc, {
     ds,
     posts,
@@ -101,7 +101,7 @@ function approvalPorts(
     clock,
     nextTick: (now) => nextTick(now, config.SCHEDULER_TICK_MS),
     listProfiles,
-    // Off (0): a create right after a disconnect must see it, and connection.changed may still be on its way.
+    // Off (0): every create asks connections.
     ...(config.POSTS_PROFILE_FACTS_MAX_AGE_MS > 0 && {
       namedProfiles: (principal, ids) =>
         namedProfiles(

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { Events, newId, type ConnectionChanged, type Principal, type Profile } from '@postbus/contracts';
+import { Events, Rpc, newId, type ConnectionChanged, type Principal, type Profile } from '@postbus/contracts';
 import { envelope, openBus, type Bus } from '@postbus/bus';
 import { createLogger, openDataSource } from '@postbus/kit';
 import { createTestEnv, waitFor, type TestEnv } from '@postbus/testing';
@@ -230,5 +230,64 @@ describe('checking named profiles for a create', () => {
     );
     await expect(refused).rejects.toMatchObject({ code: 'invalid_profile_ids' });
     expect(connections.asked).toHaveLength(1);
+  });
+});
+
+describe('a change away from active that connections tells posts of before it commits', () => {
+  test('when connections tells posts a profile is withdrawn, then posts holds it disconnected, asks connections at the next create, and an older event heard later does not bring it back', async () => {
+    const c = changed({ profileId: newId('prf'), accountId: newId('acc'), revision: 4 });
+    await facts.save([{ ...c, connectedAt: new Date(c.connectedAt) }], new Date());
+
+    await bus.rpc.call(
+      Rpc.postsProfileWithdrawn,
+      { profileId: c.profileId, platform: 'threads', status: 'disconnected', connectedAt: c.connectedAt, revision: 5 },
+      principalOf(c.accountId),
+    );
+    expect(await held(c.profileId)).toMatchObject({ accountId: c.accountId, status: 'disconnected', revision: 5 });
+
+    const marker = newId('prf');
+    await bus.events.publish([
+      envelope(Events.connectionChanged, changed({ ...c, status: 'active', revision: 4 })),
+      envelope(Events.connectionChanged, changed({ profileId: marker, accountId: c.accountId })),
+    ]);
+    await waitFor(() => held(marker), { what: 'the events to be applied' });
+    expect(await held(c.profileId)).toMatchObject({ status: 'disconnected', revision: 5 });
+
+    const connections = connectionsSaying([profileOf({ ...c, status: 'disconnected', revision: 5 })]);
+    const deps = { facts, listProfiles: connections.listProfiles, clock: () => new Date(), maxAgeMs: MAX_AGE_MS };
+    expect(await namedProfiles(deps, principalOf(c.accountId), [c.profileId])).toMatchObject([
+      { status: 'disconnected' },
+    ]);
+    expect(connections.asked).toEqual([[c.profileId]]);
+  });
+
+  test('when the change then does not commit, then connections keeps deciding until the profile next changes', async () => {
+    const c = changed({ profileId: newId('prf'), accountId: newId('acc'), revision: 7 });
+    await bus.rpc.call(
+      Rpc.postsProfileWithdrawn,
+      {
+        profileId: c.profileId,
+        platform: 'threads',
+        status: 'needs_reconnect',
+        connectedAt: c.connectedAt,
+        revision: 8,
+      },
+      principalOf(c.accountId),
+    );
+    expect(await held(c.profileId)).toMatchObject({ status: 'needs_reconnect', revision: 8 });
+    // connections still says active at revision 7: passed, and asked again each time
+    const connections = connectionsSaying([profileOf(c)]);
+    const deps = { facts, listProfiles: connections.listProfiles, clock: () => new Date(), maxAgeMs: MAX_AGE_MS };
+    expect(await namedProfiles(deps, principalOf(c.accountId), [c.profileId])).toMatchObject([{ status: 'active' }]);
+    expect(await namedProfiles(deps, principalOf(c.accountId), [c.profileId])).toMatchObject([{ status: 'active' }]);
+    expect(connections.asked).toEqual([[c.profileId], [c.profileId]]);
+
+    // its next change writes revision 8, which replaces the withdrawn fact
+    await bus.events.publish([envelope(Events.connectionChanged, changed({ ...c, status: 'active', revision: 8 }))]);
+    await waitFor(async () => ((await held(c.profileId))?.status === 'active' ? true : undefined), {
+      what: 'the next change to be applied',
+    });
+    expect(await namedProfiles(deps, principalOf(c.accountId), [c.profileId])).toMatchObject([{ status: 'active' }]);
+    expect(connections.asked).toHaveLength(2);
   });
 });

@@ -133,3 +133,22 @@ describe('disconnecting a profile', () => {
     });
   });
 });
+
+// Last in the file: it stops posts.
+describe('disconnecting while posts does not answer', () => {
+  test('when posts cannot be told before the disconnect commits, then it is refused with service_unavailable and the profile stays connected', async () => {
+    const { profileId } = await connectProfile(system, account.apiKey, 'threads');
+    await system.stopService('posts');
+
+    const res = await remove(profileId);
+    const list = await api(system, '/api/v1/connections', { key: account.apiKey });
+
+    expect({ status: res.status, code: res.body.code }).toEqual({ status: 503, code: 'service_unavailable' });
+    expect(list.body.accounts.find((a: { id: string }) => a.id === profileId)).toMatchObject({ status: 'active' });
+    expect(
+      heard.some(
+        (e) => e.name === Events.connectionRevoked.name && (e.data as { profileId: string }).profileId === profileId,
+      ),
+    ).toBe(false);
+  });
+});

@@ -52,6 +52,23 @@ export const PostsRpc = {
   ),
   postsGetApproval: defineRpc('posts.approvals.get', Type.Object({ id: Type.String() }), ApprovalSchema),
   postsValidate: defineRpc('posts.validate', Type.Object({ body: Type.Unknown() }), PolicyCheckSchema),
+  /**
+   * connections, before it commits a profile of the principal's account leaving `active` (a
+   * disconnect, a token refused for good): the profile's fact as the change will leave it, so that
+   * a create sent after the change is checked with connections rather than passed on posts' word of
+   * an active profile.
+   */
+  postsProfileWithdrawn: defineRpc(
+    'posts.profiles.withdrawn',
+    Type.Object({
+      profileId: Type.String(),
+      platform: Type.String(),
+      status: Type.Union([Type.Literal('disconnected'), Type.Literal('needs_reconnect')]),
+      connectedAt: Type.String(),
+      revision: Type.Integer({ minimum: 1 }),
+    }),
+    Type.Object({}),
+  ),
   postsBulkCreate: defineRpc(
     'posts.bulk.create',
     Type.Object({

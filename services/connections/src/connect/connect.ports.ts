@@ -1,4 +1,5 @@
 import type { Database } from '@postbus/kit';
+import type { WithdrawFromPosts } from '../profiles/profile-changed';
 import type { ProfileRepository } from '../profiles/profile.repository';
 import type { PlatformClients } from '../platforms/platform-clients';
 import type { TokenVault } from '../vault/token-vault';
@@ -17,6 +18,7 @@ export interface ConnectPorts {
   linkTtlSeconds: number;
   /** Called after a transaction wrote outbox rows. */
   announced(): void;
+  withdrawFromPosts: WithdrawFromPosts;
 }
 
 export { AUTHORIZATION_WINDOW_MS } from './authorization-window';

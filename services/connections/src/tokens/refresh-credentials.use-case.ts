@@ -4,7 +4,7 @@ import type { Logger } from '@postbus/kit';
 import { PLATFORM_NAMES, isOAuthError, isPlatformError, type RefreshedCredentials } from '@postbus/platforms';
 import { writeOutbox } from '@postbus/bus';
 import { refreshClientOf, type PlatformClients } from '../platforms/platform-clients';
-import { profileChanged } from '../profiles/profile-changed';
+import { profileChanged, withdrawnFact, type WithdrawFromPosts } from '../profiles/profile-changed';
 import type { ProfileRepository, ProfileRow } from '../profiles/profile.repository';
 import { sealedAt, type TokenVault } from '../vault/token-vault';
 import { lostRotationReason, mayRetryRefresh, refreshMayHaveRotated } from './unanswered-refresh';
@@ -20,6 +20,7 @@ export interface RefreshPorts {
   retryDelaysMs: number[];
   /** A token refreshed this recently is answered as is: several publishers may ask at once. */
   recentMs: number;
+  withdrawFromPosts: WithdrawFromPosts;
 }
 
 /**
@@ -138,7 +139,7 @@ async function handleRefreshFailure(
       code: err.code,
       unansweredAt: row.refresh_unanswered_at,
     });
-    return markNeedsReconnect(ports, m, row.id, lostRotationReason(platform, new Date(row.refresh_unanswered_at)));
+    return markNeedsReconnect(ports, m, row, lostRotationReason(platform, new Date(row.refresh_unanswered_at)));
   }
   if (isOAuthError(err) && err.tokenRefused) {
     ports.logger.info('token refused for good; profile needs reconnecting', {
@@ -146,7 +147,7 @@ async function handleRefreshFailure(
       platform,
       code: err.code,
     });
-    return markNeedsReconnect(ports, m, row.id, err.message);
+    return markNeedsReconnect(ports, m, row, err.message);
   }
   const reason = isPlatformError(err) ? err.message : (err as Error).message;
   if (!(isPlatformError(err) && err.transient))
@@ -163,9 +164,18 @@ async function handleRefreshFailure(
   );
 }
 
-/** Marks the profile needs_reconnect and announces it (connection.changed) in the same transaction. */
-async function markNeedsReconnect(ports: RefreshPorts, m: Database, id: string, reason: string): Promise<ProfileRow> {
-  const row = await ports.profiles.markNeedsReconnect(m, id, reason);
+/**
+ * Marks the profile needs_reconnect and announces it (connection.changed) in the same transaction,
+ * posts told first: a caller who reads the profile as needing a reconnect finds new posts to it refused.
+ */
+async function markNeedsReconnect(
+  ports: RefreshPorts,
+  m: Database,
+  before: ProfileRow,
+  reason: string,
+): Promise<ProfileRow> {
+  await ports.withdrawFromPosts(withdrawnFact(before, 'needs_reconnect'));
+  const row = await ports.profiles.markNeedsReconnect(m, before.id, reason);
   await writeOutbox(m, [profileChanged(row)]);
   return row;
 }

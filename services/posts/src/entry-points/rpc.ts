@@ -9,7 +9,9 @@ import { cancelPost } from '../posts/cancel-post.use-case';
 import { createDrafts } from '../posts/create-drafts.use-case';
 import { createPosts } from '../posts/create-posts.use-case';
 import { listPosts } from '../posts/list-posts.use-case';
+import { withdrawProfile } from '../posts/named-profiles';
 import { findOwnPost } from '../posts/post-access';
+import type { ProfileFactRepository } from '../posts/profile-fact.repository';
 import { toPost } from '../posts/post.repository';
 import { updatePost } from '../posts/update-post.use-case';
 import { validatePost } from '../posts/validate-post.use-case';
@@ -24,7 +26,7 @@ import {
 } from '../schedules/schedules.use-cases';
 
 /** One line per command: the input is validated against its contract by the RPC server. */
-export function registerRpc(rpc: RpcServer, ports: ApprovalPorts): void {
+export function registerRpc(rpc: RpcServer, ports: ApprovalPorts, facts: ProfileFactRepository): void {
   rpc.handle(Rpc.postsCreate, (input, { principal, callId }) =>
     createPosts(ports, principal, input.mode, input.body, { idempotencyKey: input.idempotencyKey, callId }),
   );
@@ -40,6 +42,10 @@ export function registerRpc(rpc: RpcServer, ports: ApprovalPorts): void {
   rpc.handle(Rpc.postsRequestApproval, ({ id }, { principal }) => requestApproval(ports, principal, id));
   rpc.handle(Rpc.postsGetApproval, ({ id }, { principal }) => getApproval(ports, principal, id));
   rpc.handle(Rpc.postsValidate, ({ body }, { principal }) => validatePost(ports, principal, body));
+  rpc.handle(Rpc.postsProfileWithdrawn, async (withdrawn, { principal }) => {
+    await withdrawProfile(facts, principal, withdrawn, ports.clock());
+    return {};
+  });
   rpc.handle(Rpc.schedulesCreate, ({ body, idempotencyKey }, { principal }) =>
     createSchedule(ports, principal, body, idempotencyKey),
   );

@@ -1,4 +1,4 @@
-import type { Principal, Profile } from '@postbus/contracts';
+import type { Principal, Profile, Rpc, RpcInput } from '@postbus/contracts';
 import type { ProfileFact, ProfileFactRepository } from './profile-fact.repository';
 
 /** What a create checks of a profile: its platform and whether it is active. */
@@ -45,6 +45,33 @@ export async function namedProfiles(
 /** A fact a create may pass on without asking: active, of this account, confirmed recently enough. */
 export function isTrusted(f: ProfileFact, accountId: string, now: Date, maxAgeMs: number): boolean {
   return f.accountId === accountId && f.status === 'active' && now.getTime() - f.checkedAt.getTime() <= maxAgeMs;
+}
+
+/**
+ * connections' word, before it commits a profile leaving `active`, of the fact the change will leave: held
+ * unless a newer revision is, so no create passes on an older word of an active profile once the
+ * change is done. Should the change then not commit, the fact only makes creates ask
+ * connections, whose answers replace it from the profile's next change on.
+ */
+export async function withdrawProfile(
+  facts: ProfileFactRepository,
+  principal: Principal,
+  withdrawn: RpcInput<typeof Rpc.postsProfileWithdrawn>,
+  now: Date,
+): Promise<void> {
+  await facts.save(
+    [
+      {
+        profileId: withdrawn.profileId,
+        accountId: principal.accountId,
+        platform: withdrawn.platform,
+        status: withdrawn.status,
+        connectedAt: new Date(withdrawn.connectedAt),
+        revision: withdrawn.revision,
+      },
+    ],
+    now,
+  );
 }
 
 /** connections' answer as a fact; one without a revision (an older connections) is used but not kept. */
